@@ -1,0 +1,5 @@
+//! Analyses: each turns a configuration into integer tallies (through [`crate::sim`]) and the
+//! tallies into result rows.
+
+pub mod deals;
+pub mod simulate;

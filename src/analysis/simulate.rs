@@ -1,0 +1,190 @@
+//! `simulate`: play many complete deals and tally, per bid, how often it was declared and made
+//! and what it earned the declarer.
+
+use serde::Serialize;
+
+use crate::game::{DealState, Shuffler, Table, run_deal};
+use crate::policy::{BidPolicy, PlayPolicy};
+use crate::rules::Profile;
+use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+use crate::stats::{mean_se, wilson95};
+
+/// Deals per block. Part of the determinism contract: changing it changes the results.
+pub const BLOCK_SIZE: u64 = 1 << 16;
+
+/// What to simulate.
+pub struct SimulateConfig<'a> {
+    /// The rules.
+    pub profile: &'a Profile,
+    /// Table size (checked against the profile).
+    pub players: usize,
+    /// Deals to play.
+    pub deals: u64,
+    /// The seed.
+    pub seed: u64,
+    /// The bid policy of every seat.
+    pub bid: &'a dyn BidPolicy,
+    /// The play policy of every seat.
+    pub play: &'a dyn PlayPolicy,
+}
+
+/// Per bid: how often it was the contract and what it earned.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BidTally {
+    /// Deals on which it was the contract.
+    pub declared: u64,
+    /// Of those, how many were made.
+    pub made: u64,
+    /// The declarer's units, summed.
+    pub units: i64,
+    /// The declarer's units, squared and summed.
+    pub units_sq: u128,
+}
+
+/// The tallies of a simulation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SimulateTally {
+    /// Deals played.
+    pub deals: u64,
+    /// Deals on which every seat passed.
+    pub passed_out: u64,
+    /// One entry per bid of the profile, lowest first.
+    pub bids: Vec<BidTally>,
+}
+
+impl Tally for SimulateTally {
+    fn merge(&mut self, other: SimulateTally) {
+        self.deals += other.deals;
+        self.passed_out += other.passed_out;
+        if self.bids.len() < other.bids.len() {
+            self.bids.resize(other.bids.len(), BidTally::default());
+        }
+        for (a, b) in self.bids.iter_mut().zip(other.bids) {
+            a.declared += b.declared;
+            a.made += b.made;
+            a.units += b.units;
+            a.units_sq += b.units_sq;
+        }
+    }
+}
+
+/// Plays the deals of one block.
+pub fn simulate_block(config: &SimulateConfig, mut block: Block) -> SimulateTally {
+    let profile = config.profile;
+    let players = config.players;
+    let mut tally = SimulateTally {
+        deals: block.len,
+        passed_out: 0,
+        bids: vec![BidTally::default(); profile.bids().len()],
+    };
+    let table = Table::uniform(config.bid, config.play);
+    let mut shuffler = Shuffler::new(profile, players);
+    // Each block starts from a fresh shuffle; the dealer rotates left from seat 0.
+    let mut dealer = 0;
+    for _ in 0..block.len {
+        let dealt = shuffler.deal(dealer, &mut block.deal_rng);
+        let mut state = DealState::new(profile, dealer, dealt.hands(players));
+        run_deal(&mut state, &table, &mut block.policy_rng);
+        match state.contract() {
+            None => tally.passed_out += 1,
+            Some(contract) => {
+                let units = state.payments()[contract.declarer];
+                let bid = &mut tally.bids[contract.bid.index()];
+                bid.declared += 1;
+                bid.made += u64::from(state.made() == Some(true));
+                bid.units += units;
+                bid.units_sq += (units * units) as u128;
+            }
+        }
+        dealer = (dealer + 1) % players;
+    }
+    tally
+}
+
+/// Runs the whole simulation on `threads` threads.
+pub fn simulate(
+    config: &SimulateConfig,
+    threads: usize,
+    progress: &Progress,
+) -> Result<SimulateTally, PoolError> {
+    let plan = Plan {
+        total: config.deals,
+        block_size: BLOCK_SIZE,
+        seed: config.seed,
+    };
+    sim::run(plan, threads, progress, |block| {
+        simulate_block(config, block)
+    })
+}
+
+/// One CSV row of `napsim simulate`: one bid of the profile.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimulateRow {
+    /// The profile's name.
+    pub profile: String,
+    /// Table size.
+    pub players: usize,
+    /// The bid policy spec.
+    pub bid_policy: String,
+    /// The play policy spec.
+    pub play_policy: String,
+    /// The seed.
+    pub seed: u64,
+    /// Deals played (all of them, passed-out deals included).
+    pub deals: u64,
+    /// The bid's name.
+    pub bid: String,
+    /// Tricks needed (0 for misère).
+    pub tricks_needed: u8,
+    /// Deals on which the bid was the contract.
+    pub declared: u64,
+    /// Of those, made.
+    pub made: u64,
+    /// made / declared (empty when never declared).
+    pub success_rate: Option<f64>,
+    /// Wilson 95% lower bound.
+    pub ci95_low: Option<f64>,
+    /// Wilson 95% upper bound.
+    pub ci95_high: Option<f64>,
+    /// The declarer's mean units per declared deal.
+    pub ev_declarer: Option<f64>,
+    /// Its standard error.
+    pub ev_declarer_se: Option<f64>,
+}
+
+/// Turns the tallies into one row per bid.
+pub fn rows(
+    tally: &SimulateTally,
+    profile: &Profile,
+    players: usize,
+    bid_spec: &str,
+    play_spec: &str,
+    seed: u64,
+) -> Vec<SimulateRow> {
+    profile
+        .bid_ids()
+        .map(|id| {
+            let bid = profile.bid(id);
+            let t = tally.bids.get(id.index()).cloned().unwrap_or_default();
+            let ci = wilson95(t.made, t.declared);
+            let ev = mean_se(t.declared, t.units, t.units_sq);
+            SimulateRow {
+                profile: profile.name().to_string(),
+                players,
+                bid_policy: bid_spec.to_string(),
+                play_policy: play_spec.to_string(),
+                seed,
+                deals: tally.deals,
+                bid: bid.name().to_string(),
+                tricks_needed: bid.tricks_needed(),
+                declared: t.declared,
+                made: t.made,
+                success_rate: (t.declared > 0).then(|| t.made as f64 / t.declared as f64),
+                ci95_low: ci.map(|c| c.0),
+                ci95_high: ci.map(|c| c.1),
+                ev_declarer: ev.map(|e| e.0),
+                ev_declarer_se: ev.map(|e| e.1),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,162 @@
+//! The command line, as clap definitions only.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// napsim: Monte Carlo bidding-strategy simulator for the British card game Nap.
+#[derive(Debug, Parser)]
+#[command(name = "napsim", version, about, long_about = None)]
+pub struct Cli {
+    /// Rule profile: a built-in name (see `napsim rules list`) or a path to a .toml file.
+    #[arg(long, global = true, value_name = "NAME|FILE.toml", default_value = crate::rules::DEFAULT_PROFILE)]
+    pub rules: String,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List or print rule profiles.
+    Rules {
+        /// `list` or `show`.
+        #[command(subcommand)]
+        action: RulesAction,
+    },
+    /// Play complete deals and narrate them (or print one JSON record per deal).
+    Deal(DealArgs),
+    /// Play many deals and tabulate, per bid, how often it is declared and made and what it earns.
+    Simulate(SimulateArgs),
+}
+
+/// `napsim rules ...`.
+#[derive(Debug, Subcommand)]
+pub enum RulesAction {
+    /// List the built-in profiles.
+    List,
+    /// Print a profile's TOML (a built-in name, or the --rules profile when NAME is omitted).
+    Show {
+        /// The profile's name.
+        name: Option<String>,
+    },
+}
+
+/// Policies, shared by the commands that play.
+#[derive(Debug, Args)]
+pub struct PolicyArgs {
+    /// Bid policy spec for every seat: pass, threshold[:three=12,...], always:bid=BID.
+    #[arg(long, value_name = "SPEC", default_value = "threshold")]
+    pub bid: String,
+    /// Play policy spec for every seat: random, heuristic.
+    #[arg(long, value_name = "SPEC", default_value = "heuristic")]
+    pub play: String,
+}
+
+/// `napsim deal`.
+#[derive(Debug, Args)]
+pub struct DealArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Seed (chosen, printed to stderr and used when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Number of deals, one continuous sequence with the deal passing left.
+    #[arg(long, default_value = "1", value_parser = parse_count)]
+    pub count: u64,
+    /// The first dealer's seat (drawn at random when omitted).
+    #[arg(long)]
+    pub dealer: Option<usize>,
+    /// Fixed hands for every deal: "h0/h1/...", seat 0 first, e.g. "AS KS QS JS TS/2H 3H 4H 5H 6H/...".
+    #[arg(long)]
+    pub hands: Option<String>,
+    /// Policies.
+    #[command(flatten)]
+    pub policies: PolicyArgs,
+    /// One JSON object per deal on stdout instead of the narration.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `napsim simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Number of deals: 1000000, 1_000_000 or 1e6.
+    #[arg(long, default_value = "100000", value_parser = parse_count)]
+    pub deals: u64,
+    /// Seed (chosen, printed to stderr and recorded when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Policies.
+    #[command(flatten)]
+    pub policies: PolicyArgs,
+    /// Write the per-bid CSV here (and its manifest to FILE.meta.json); `-` for stdout.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Parses a positive count: `1000000`, `1_000_000` or `1e6`.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let clean: String = text.trim().chars().filter(|&c| c != '_').collect();
+    let value = if let Ok(n) = clean.parse::<u64>() {
+        Some(n)
+    } else if clean.contains(['e', 'E']) {
+        clean
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0 && v.fract() == 0.0 && *v <= 1e18)
+            .map(|v| v as u64)
+    } else {
+        None
+    };
+    match value {
+        Some(0) => Err("must be at least 1".to_string()),
+        Some(n) => Ok(n),
+        None => Err("expected a whole number such as 1000000, 1_000_000 or 1e6".to_string()),
+    }
+}
+
+/// Parses a thread count of at least 1.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) if n > 1024 => Err("must be at most 1024".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err("expected a whole number of threads, e.g. 2".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count("1000000"), Ok(1_000_000));
+        assert_eq!(parse_count("1_000_000"), Ok(1_000_000));
+        assert_eq!(parse_count("1e6"), Ok(1_000_000));
+        assert_eq!(parse_count("2.5e3"), Ok(2500));
+        assert!(parse_count("0").is_err());
+        assert!(parse_count("1.5").is_err());
+        assert!(parse_count("-3").is_err());
+        assert!(parse_count("1e-3").is_err());
+        assert!(parse_count("lots").is_err());
+    }
+}

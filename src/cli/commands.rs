@@ -1,0 +1,214 @@
+//! Dispatch: each subcommand resolves its arguments, calls the library and writes the output.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use super::Failure;
+use super::args::{Cli, Command, DealArgs, RulesAction, SimulateArgs};
+use crate::analysis::deals::{DealsConfig, play_deals};
+use crate::analysis::simulate::{self, SimulateConfig};
+use crate::cards::parse_deal;
+use crate::game::Table;
+use crate::policy::{bid_policy, play_policy};
+use crate::report::{self, DealRecord, Meta};
+use crate::rules::{self, BUILTIN, Profile, load_profile};
+use crate::sim::Progress;
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Rules { action } => rules_command(action, &cli.rules),
+        Command::Deal(args) => deal_command(&cli.rules, args),
+        Command::Simulate(args) => simulate_command(&cli.rules, args),
+    }
+}
+
+fn rules_command(action: RulesAction, rules_arg: &str) -> Result<(), Failure> {
+    match action {
+        RulesAction::List => {
+            let mut text = String::new();
+            for (name, _) in BUILTIN {
+                let profile = Profile::builtin(name)?;
+                let default = if *name == rules::DEFAULT_PROFILE {
+                    " (default)"
+                } else {
+                    ""
+                };
+                text += &format!("{name:<16} {}{default}\n", profile.description());
+            }
+            emit(&text)
+        }
+        RulesAction::Show { name } => {
+            let profile = load_profile(name.as_deref().unwrap_or(rules_arg))?;
+            emit(profile.toml())
+        }
+    }
+}
+
+fn deal_command(rules_arg: &str, args: DealArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.players)?;
+    if let Some(dealer) = args.dealer
+        && dealer >= args.players
+    {
+        return Err(Failure::input(format!(
+            "--dealer {dealer} is not a seat: seats are 0 to {}",
+            args.players - 1
+        )));
+    }
+    let hands = match &args.hands {
+        Some(text) => Some(parse_deal(
+            text,
+            args.players,
+            rules::HAND_SIZE,
+            profile.pack(args.players),
+            &profile.pack_description(args.players),
+        )?),
+        None => None,
+    };
+    let bid = bid_policy(&args.policies.bid, &profile)?;
+    let play = play_policy(&args.policies.play, &profile)?;
+    let table = Table::uniform(bid.as_ref(), play.as_ref());
+    let config = DealsConfig {
+        profile: &profile,
+        players: args.players,
+        count: args.count,
+        seed: resolve_seed(args.seed),
+        first_dealer: args.dealer,
+        hands,
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    play_deals(&config, &table, |state, number| {
+        let text = if args.json {
+            let mut line = serde_json::to_string(&DealRecord::from_state(state))
+                .map_err(|e| Failure::runtime(format!("cannot write a record: {e}")))?;
+            line.push('\n');
+            line
+        } else {
+            report::narrate(state, number) + "\n"
+        };
+        out.write_all(text.as_bytes()).map_err(stdout_failure)
+    })?;
+    out.flush().map_err(stdout_failure)
+}
+
+fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.players)?;
+    let bid = bid_policy(&args.policies.bid, &profile)?;
+    let play = play_policy(&args.policies.play, &profile)?;
+    let to_stdout = args.out.as_deref() == Some(Path::new("-"));
+    let file = args.out.as_deref().filter(|_| !to_stdout);
+    if let Some(path) = file {
+        check_writable_dir(path)?;
+    }
+    let seed = resolve_seed(args.seed);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = SimulateConfig {
+        profile: &profile,
+        players: args.players,
+        deals: args.deals,
+        seed,
+        bid: bid.as_ref(),
+        play: play.as_ref(),
+    };
+    let progress = Progress::new(args.deals, "deals", args.quiet);
+    let start = Instant::now();
+    let tally = simulate::simulate(&config, threads, &progress).map_err(Failure::runtime)?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let rows = simulate::rows(
+        &tally,
+        &profile,
+        args.players,
+        &args.policies.bid,
+        &args.policies.play,
+        seed,
+    );
+    let csv = report::csv_bytes(&rows)
+        .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+    let summary = report::simulate_summary(&rows, &tally, elapsed);
+    if to_stdout {
+        eprint!("{summary}");
+        return emit_bytes(&csv);
+    }
+    if let Some(path) = file {
+        let mut meta = Meta::new(
+            "simulate",
+            &profile,
+            serde_json::json!({
+                "rules": rules_arg,
+                "players": args.players,
+                "deals": args.deals,
+                "seed": seed,
+                "threads": threads,
+                "bid": args.policies.bid,
+                "play": args.policies.play,
+                "out": path,
+            }),
+        );
+        meta.seed = seed;
+        meta.deals = args.deals;
+        meta.block_size = simulate::BLOCK_SIZE;
+        meta.elapsed_seconds = elapsed;
+        write_file(path, &csv)?;
+        write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
+    }
+    emit(&summary)
+}
+
+/// The seed given, or a fresh one printed to stderr so the run can be repeated.
+fn resolve_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let seed = rand::random::<u64>();
+        eprintln!("seed: {seed} (pass --seed {seed} to repeat this run)");
+        seed
+    })
+}
+
+fn check_writable_dir(path: &Path) -> Result<(), Failure> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(Failure::runtime(format!(
+            "cannot write {}: directory {} does not exist",
+            path.display(),
+            dir.display()
+        )))
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    report::write_atomic(path, bytes)
+        .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))
+}
+
+fn emit(text: &str) -> Result<(), Failure> {
+    emit_bytes(text.as_bytes())
+}
+
+fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(stdout_failure)
+}
+
+/// A closed pipe (`napsim ... | head`) is a clean exit; other write errors are failures.
+fn stdout_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure {
+            code: 0,
+            message: String::new(),
+        }
+    } else {
+        Failure::runtime(format!("cannot write to stdout: {e}"))
+    }
+}

@@ -1,0 +1,14 @@
+//! The game: dealing, one deal as a state machine, running a deal with policies, sessions.
+//!
+//! **Architecture invariant:** nothing here does IO or reads a clock; all randomness comes from
+//! the RNGs passed in.
+
+mod deal;
+mod runner;
+mod session;
+mod state;
+
+pub use deal::{Dealt, Shuffler};
+pub use runner::{Table, run_deal};
+pub use session::{SessionResult, play_session};
+pub use state::{Call, Contract, DealState, IllegalCall, IllegalPlay, Phase, beats, trick_winner};

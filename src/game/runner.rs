@@ -1,0 +1,56 @@
+//! Running one deal with a policy per seat.
+
+use super::state::{Call, DealState, Phase};
+use crate::policy::{BidPolicy, BidView, PlayPolicy, PlayView};
+use crate::rng::SimRng;
+use crate::rules::MAX_PLAYERS;
+
+/// The policies sitting at each seat.
+#[derive(Clone, Copy)]
+pub struct Table<'a> {
+    bid: [&'a dyn BidPolicy; MAX_PLAYERS],
+    play: [&'a dyn PlayPolicy; MAX_PLAYERS],
+}
+
+impl<'a> Table<'a> {
+    /// Every seat uses the same two policies.
+    pub fn uniform(bid: &'a dyn BidPolicy, play: &'a dyn PlayPolicy) -> Table<'a> {
+        Table {
+            bid: [bid; MAX_PLAYERS],
+            play: [play; MAX_PLAYERS],
+        }
+    }
+
+    /// Seat `i` uses `bid[i]` and `play[i]` (slices at least as long as the table).
+    pub fn per_seat(bid: &[&'a dyn BidPolicy], play: &[&'a dyn PlayPolicy]) -> Table<'a> {
+        let mut table = Table::uniform(bid[0], play[0]);
+        table.bid[..bid.len()].copy_from_slice(bid);
+        table.play[..play.len()].copy_from_slice(play);
+        table
+    }
+}
+
+/// Plays `state` to the end: the auction (a seat with no legal bid left passes without being
+/// asked), then every trick.
+///
+/// # Panics
+/// If a policy returns an illegal call, or (in debug builds) an illegal card: both are bugs in
+/// the policy.
+pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
+    while state.phase() == Phase::Auction {
+        let seat = state.to_act().expect("a seat to call");
+        let call = if state.any_legal_bid() {
+            table.bid[seat].call(&BidView::new(state), rng)
+        } else {
+            Call::Pass
+        };
+        if let Err(e) = state.call(call) {
+            panic!("bid policy at seat {seat} made an illegal call ({call:?}): {e}");
+        }
+    }
+    while state.phase() == Phase::Play {
+        let seat = state.to_act().expect("a seat to play");
+        let card = table.play[seat].play(&PlayView::new(state), rng);
+        state.play_unchecked(card);
+    }
+}

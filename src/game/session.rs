@@ -1,0 +1,74 @@
+//! Sessions: a fixed number of deals with the deal passing left.
+
+use super::deal::Shuffler;
+use super::runner::{Table, run_deal};
+use super::state::DealState;
+use crate::rng::{SimRng, below};
+use crate::rules::{FirstDealer, MAX_PLAYERS, Profile, Ties};
+
+/// The outcome of one session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionResult {
+    /// Deals played, passed-out deals included.
+    pub deals: usize,
+    /// Deals nobody bid on.
+    pub passed_out: usize,
+    /// Each seat's balance at the end.
+    pub balances: [i64; MAX_PLAYERS],
+    /// Each seat's share of the win, in 420ths (420 is divisible by every table size up to 7, so
+    /// a tie shared by k seats gives each exactly 420 / k).
+    pub win_share_420: [u32; MAX_PLAYERS],
+}
+
+/// Plays one session of the profile's length: a random first dealer, then the deal passing
+/// left. Cards come from `deal_rng`; policies draw from `policy_rng`.
+pub fn play_session(
+    profile: &Profile,
+    shuffler: &mut Shuffler,
+    players: usize,
+    table: &Table,
+    deal_rng: &mut SimRng,
+    policy_rng: &mut SimRng,
+) -> SessionResult {
+    let mut dealer = match profile.first_dealer() {
+        FirstDealer::Random => below(deal_rng, players as u64) as usize,
+    };
+    let mut result = SessionResult {
+        deals: 0,
+        passed_out: 0,
+        balances: [0; MAX_PLAYERS],
+        win_share_420: [0; MAX_PLAYERS],
+    };
+    for _ in 0..profile.session_deals() {
+        let dealt = shuffler.deal(dealer, deal_rng);
+        let mut state = DealState::new(profile, dealer, dealt.hands(players));
+        run_deal(&mut state, table, policy_rng);
+        result.deals += 1;
+        if state.contract().is_none() {
+            result.passed_out += 1;
+        }
+        for (balance, pay) in result.balances.iter_mut().zip(state.payments()) {
+            *balance += pay;
+        }
+        dealer = (dealer + 1) % players;
+    }
+    let top = result.balances[..players]
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(0);
+    let winners = result.balances[..players]
+        .iter()
+        .filter(|&&b| b == top)
+        .count() as u32;
+    match profile.ties() {
+        Ties::Share => {
+            for seat in 0..players {
+                if result.balances[seat] == top {
+                    result.win_share_420[seat] = 420 / winners;
+                }
+            }
+        }
+    }
+    result
+}

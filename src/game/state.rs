@@ -1,0 +1,438 @@
+//! One deal as a state machine: auction, then five tricks, then the result.
+//!
+//! [`DealState`] starts from dealt hands. Each action comes in two forms: a checked one
+//! ([`DealState::call`], [`DealState::play`]) that returns an error and leaves the state
+//! unchanged when the action is illegal, and an unchecked fast path for simulation
+//! ([`DealState::call_unchecked`], [`DealState::play_unchecked`]) that only debug-asserts
+//! legality.
+
+use thiserror::Error;
+
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::{BidId, HAND_SIZE, MAX_PLAYERS, Profile, TrumpRule};
+
+/// A seat's call in the auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Call {
+    /// No bid.
+    Pass,
+    /// A bid of the profile's ladder.
+    Bid(BidId),
+}
+
+impl Call {
+    /// The lowercase ASCII name used in records: `pass` or the bid's name.
+    pub fn name(self, profile: &Profile) -> &str {
+        match self {
+            Call::Pass => "pass",
+            Call::Bid(id) => profile.bid(id).name(),
+        }
+    }
+
+    /// Parses `pass` or a bid name of `profile`.
+    pub fn parse(text: &str, profile: &Profile) -> Option<Call> {
+        let text = text.trim().to_ascii_lowercase();
+        if text == "pass" {
+            Some(Call::Pass)
+        } else {
+            profile.bid_id(&text).map(Call::Bid)
+        }
+    }
+}
+
+/// The winning bid of an auction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contract {
+    /// The seat that plays alone.
+    pub declarer: usize,
+    /// The bid it won with.
+    pub bid: BidId,
+}
+
+/// Where a deal stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Seats are calling.
+    Auction,
+    /// Tricks are being played.
+    Play,
+    /// Every trick is played, or every seat passed.
+    Finished,
+}
+
+/// Why a call was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum IllegalCall {
+    /// The auction is over.
+    #[error("the auction is over")]
+    NotInAuction,
+    /// The bid does not beat the bid on the table.
+    #[error("a bid must be higher than the bid on the table")]
+    NotHigher,
+    /// The bid may only be called over another bid that has not been called.
+    #[error("this bid may only be called over an earlier bid that has not been made")]
+    NotOverRequiredBid,
+}
+
+/// Why a card could not be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum IllegalPlay {
+    /// The deal is not in its play phase.
+    #[error("no card can be played now (the deal is not in its play phase)")]
+    NotInPlay,
+    /// The seat to play does not hold the card.
+    #[error("the seat to play does not hold that card")]
+    NotHeld,
+    /// The seat can follow suit and did not.
+    #[error("the seat must follow suit")]
+    MustFollowSuit,
+}
+
+/// The state of one deal.
+#[derive(Clone, Debug)]
+pub struct DealState<'p> {
+    profile: &'p Profile,
+    players: u8,
+    dealer: u8,
+    phase: Phase,
+    dealt: [CardSet; MAX_PLAYERS],
+    hands: [CardSet; MAX_PLAYERS],
+    calls: [Call; MAX_PLAYERS],
+    call_count: u8,
+    contract: Option<Contract>,
+    trump: Option<Suit>,
+    /// Every card played, in order; trick `t` is `history[t * players ..][.. players]`.
+    history: [Card; HAND_SIZE * MAX_PLAYERS],
+    played_count: u8,
+    trick_leaders: [u8; HAND_SIZE],
+    trick_winners: [u8; HAND_SIZE],
+    /// The card now winning the current trick and its seat.
+    winning: (Card, u8),
+    tricks_won: [u8; MAX_PLAYERS],
+    played: CardSet,
+    /// Per seat, a bit per suit it has shown void in (failed to follow).
+    voids: [u8; MAX_PLAYERS],
+}
+
+const NO_CARD: Card = Card::new(crate::cards::Rank::Two, Suit::Clubs);
+
+impl<'p> DealState<'p> {
+    /// A new deal at the start of its auction. `hands` holds one hand per seat.
+    pub fn new(profile: &'p Profile, dealer: usize, hands: &[CardSet]) -> DealState<'p> {
+        let players = hands.len();
+        debug_assert!(players <= MAX_PLAYERS && dealer < players);
+        let mut dealt = [CardSet::EMPTY; MAX_PLAYERS];
+        dealt[..players].copy_from_slice(hands);
+        DealState {
+            profile,
+            players: players as u8,
+            dealer: dealer as u8,
+            phase: Phase::Auction,
+            dealt,
+            hands: dealt,
+            calls: [Call::Pass; MAX_PLAYERS],
+            call_count: 0,
+            contract: None,
+            trump: None,
+            history: [NO_CARD; HAND_SIZE * MAX_PLAYERS],
+            played_count: 0,
+            trick_leaders: [0; HAND_SIZE],
+            trick_winners: [0; HAND_SIZE],
+            winning: (NO_CARD, 0),
+            tricks_won: [0; MAX_PLAYERS],
+            played: CardSet::EMPTY,
+            voids: [0; MAX_PLAYERS],
+        }
+    }
+
+    /// The profile being played.
+    pub fn profile(&self) -> &'p Profile {
+        self.profile
+    }
+    /// Number of seats.
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+    /// The dealer's seat.
+    pub fn dealer(&self) -> usize {
+        self.dealer as usize
+    }
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The hand `seat` was dealt.
+    pub fn dealt(&self, seat: usize) -> CardSet {
+        self.dealt[seat]
+    }
+    /// The cards `seat` still holds.
+    pub fn hand(&self, seat: usize) -> CardSet {
+        self.hands[seat]
+    }
+    /// The calls so far, in speaking order (the first is eldest's, the dealer's left).
+    pub fn calls(&self) -> &[Call] {
+        &self.calls[..self.call_count as usize]
+    }
+    /// The seat that made the `i`-th call.
+    pub fn caller(&self, i: usize) -> usize {
+        (self.dealer as usize + 1 + i) % self.players as usize
+    }
+    /// The highest bid so far and its seat (the contract once the auction is over).
+    pub fn contract(&self) -> Option<Contract> {
+        self.contract
+    }
+    /// The trump suit, once the first card is led (None before, or in a no-trump contract).
+    pub fn trump(&self) -> Option<Suit> {
+        self.trump
+    }
+    /// Every card played so far, in order.
+    pub fn history(&self) -> &[Card] {
+        &self.history[..self.played_count as usize]
+    }
+    /// The set of cards played so far.
+    pub fn played(&self) -> CardSet {
+        self.played
+    }
+    /// Tricks completed so far.
+    pub fn tricks_done(&self) -> usize {
+        self.played_count as usize / self.players as usize
+    }
+    /// The leader of trick `t` (started tricks only).
+    pub fn trick_leader(&self, t: usize) -> usize {
+        self.trick_leaders[t] as usize
+    }
+    /// The winner of trick `t` (completed tricks only).
+    pub fn trick_winner(&self, t: usize) -> usize {
+        self.trick_winners[t] as usize
+    }
+    /// The cards of trick `t` in play order, starting with the leader.
+    pub fn trick_cards(&self, t: usize) -> &[Card] {
+        let n = self.players as usize;
+        let start = t * n;
+        let end = (start + n).min(self.played_count as usize);
+        &self.history[start.min(end)..end]
+    }
+    /// The cards of the trick in progress, leader first (empty between tricks).
+    pub fn current_trick(&self) -> &[Card] {
+        let n = self.players as usize;
+        let start = self.played_count as usize / n * n;
+        &self.history[start..self.played_count as usize]
+    }
+    /// The card now winning the trick in progress, and its seat.
+    pub fn winning(&self) -> Option<(Card, usize)> {
+        if self.current_trick().is_empty() {
+            None
+        } else {
+            Some((self.winning.0, self.winning.1 as usize))
+        }
+    }
+    /// Tricks taken by `seat`.
+    pub fn tricks_won(&self, seat: usize) -> u8 {
+        self.tricks_won[seat]
+    }
+    /// The suits `seat` has shown void in, as a bit per suit lane.
+    pub fn void_mask(&self, seat: usize) -> u8 {
+        self.voids[seat]
+    }
+
+    /// The seat to act, or None when the deal is finished.
+    pub fn to_act(&self) -> Option<usize> {
+        match self.phase {
+            Phase::Auction => Some(self.caller(self.call_count as usize)),
+            Phase::Play => {
+                let n = self.players as usize;
+                let t = self.played_count as usize / n;
+                Some((self.trick_leaders[t] as usize + self.played_count as usize % n) % n)
+            }
+            Phase::Finished => None,
+        }
+    }
+
+    /// Whether `call` is legal now.
+    pub fn check_call(&self, call: Call) -> Result<(), IllegalCall> {
+        if self.phase != Phase::Auction {
+            return Err(IllegalCall::NotInAuction);
+        }
+        let Call::Bid(bid) = call else { return Ok(()) };
+        let current = self.contract.map(|c| c.bid);
+        if current.is_some_and(|c| bid <= c) {
+            return Err(IllegalCall::NotHigher);
+        }
+        if let Some(required) = self.profile.bid(bid).only_over() {
+            // "Only over an existing Nap": the required bid, or one above it, is on the table.
+            if current.is_none_or(|c| c < required) {
+                return Err(IllegalCall::NotOverRequiredBid);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the seat to call has any legal bid (when it has none, it can only pass).
+    pub fn any_legal_bid(&self) -> bool {
+        self.profile
+            .bid_ids()
+            .any(|b| self.check_call(Call::Bid(b)).is_ok())
+    }
+
+    /// Makes the next call, or returns why it is illegal (leaving the state unchanged).
+    pub fn call(&mut self, call: Call) -> Result<(), IllegalCall> {
+        self.check_call(call)?;
+        self.call_unchecked(call);
+        Ok(())
+    }
+
+    /// Makes the next call without checking it (debug builds assert legality).
+    pub fn call_unchecked(&mut self, call: Call) {
+        debug_assert_eq!(self.check_call(call), Ok(()));
+        let seat = self.caller(self.call_count as usize);
+        self.calls[self.call_count as usize] = call;
+        self.call_count += 1;
+        if let Call::Bid(bid) = call {
+            self.contract = Some(Contract {
+                declarer: seat,
+                bid,
+            });
+        }
+        if self.call_count == self.players {
+            self.end_auction();
+        }
+    }
+
+    fn end_auction(&mut self) {
+        match self.contract {
+            None => self.phase = Phase::Finished,
+            Some(c) => {
+                self.phase = Phase::Play;
+                self.trick_leaders[0] = c.declarer as u8;
+            }
+        }
+    }
+
+    /// The cards the seat to play may play.
+    pub fn legal_cards(&self) -> CardSet {
+        let Some(seat) = self.to_act() else {
+            return CardSet::EMPTY;
+        };
+        if self.phase != Phase::Play {
+            return CardSet::EMPTY;
+        }
+        let hand = self.hands[seat];
+        match self.current_trick().first() {
+            None => hand,
+            Some(led) => hand.follow(led.suit()),
+        }
+    }
+
+    /// Plays `card` for the seat to play, or returns why it is illegal (state unchanged).
+    pub fn play(&mut self, card: Card) -> Result<(), IllegalPlay> {
+        if self.phase != Phase::Play {
+            return Err(IllegalPlay::NotInPlay);
+        }
+        let seat = self.to_act().expect("a seat plays in the play phase");
+        if !self.hands[seat].contains(card) {
+            return Err(IllegalPlay::NotHeld);
+        }
+        if !self.legal_cards().contains(card) {
+            return Err(IllegalPlay::MustFollowSuit);
+        }
+        self.play_unchecked(card);
+        Ok(())
+    }
+
+    /// Plays `card` without checking it (debug builds assert legality).
+    #[inline]
+    pub fn play_unchecked(&mut self, card: Card) {
+        debug_assert!(self.legal_cards().contains(card), "illegal play {card}");
+        let n = self.players as usize;
+        let in_trick = self.played_count as usize % n;
+        let trick = self.played_count as usize / n;
+        let seat = (self.trick_leaders[trick] as usize + in_trick) % n;
+        if in_trick == 0 {
+            if self.played_count == 0 {
+                let bid = self.contract.expect("a contract in the play phase").bid;
+                if self.profile.bid(bid).trump() == TrumpRule::FirstLead {
+                    self.trump = Some(card.suit());
+                }
+            }
+            self.winning = (card, seat as u8);
+        } else {
+            let led = self.history[trick * n].suit();
+            if card.suit() != led {
+                self.voids[seat] |= 1 << led as u8;
+            }
+            if beats(card, self.winning.0, self.trump) {
+                self.winning = (card, seat as u8);
+            }
+        }
+        self.hands[seat].remove(card);
+        self.played.insert(card);
+        self.history[self.played_count as usize] = card;
+        self.played_count += 1;
+        if in_trick + 1 == n {
+            let winner = self.winning.1;
+            self.trick_winners[trick] = winner;
+            self.tricks_won[winner as usize] += 1;
+            if trick + 1 == HAND_SIZE {
+                self.phase = Phase::Finished;
+            } else {
+                self.trick_leaders[trick + 1] = winner;
+            }
+        }
+    }
+
+    /// Tricks taken by the declarer (0 when passed out).
+    pub fn declarer_tricks(&self) -> u8 {
+        self.contract.map_or(0, |c| self.tricks_won[c.declarer])
+    }
+
+    /// Whether the finished deal's contract was made (None when passed out or unfinished).
+    pub fn made(&self) -> Option<bool> {
+        if self.phase != Phase::Finished {
+            return None;
+        }
+        let c = self.contract?;
+        Some(self.profile.bid(c.bid).is_made(self.declarer_tricks()))
+    }
+
+    /// The units each seat wins (positive) or pays (negative) for the finished deal; they sum
+    /// to zero. All zero when passed out.
+    pub fn payments(&self) -> [i64; MAX_PLAYERS] {
+        let mut pay = [0i64; MAX_PLAYERS];
+        let (Some(c), Some(made)) = (self.contract, self.made()) else {
+            return pay;
+        };
+        let bid = self.profile.bid(c.bid);
+        // Positive: each defender pays the declarer; negative: the declarer pays each defender.
+        let per_opponent = if made { bid.made() } else { -bid.failed() };
+        for (seat, p) in pay.iter_mut().enumerate().take(self.players as usize) {
+            *p = if seat == c.declarer {
+                per_opponent * (self.players as i64 - 1)
+            } else {
+                -per_opponent
+            };
+        }
+        pay
+    }
+}
+
+/// Whether `card` beats `best` (the card now winning the trick) under `trump`.
+#[inline]
+pub fn beats(card: Card, best: Card, trump: Option<Suit>) -> bool {
+    if card.suit() == best.suit() {
+        // Within a suit the bit index orders the ranks.
+        card.index() > best.index()
+    } else {
+        Some(card.suit()) == trump
+    }
+}
+
+/// The seat that wins a complete trick: `cards` in play order from `leader`.
+pub fn trick_winner(cards: &[Card], leader: usize, players: usize, trump: Option<Suit>) -> usize {
+    let mut best = 0;
+    for i in 1..cards.len() {
+        if beats(cards[i], cards[best], trump) {
+            best = i;
+        }
+    }
+    (leader + best) % players
+}

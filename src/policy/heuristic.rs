@@ -1,0 +1,172 @@
+//! `heuristic`: a fast rule-based card player.
+//!
+//! The rules, in order (the first that applies decides):
+//!
+//! **Declarer, trump contracts**
+//! 1. Opening lead: the longest suit (ties: the one with the highest top card); lead its top card,
+//!    which makes that suit trump.
+//! 2. Later leads: while a defender may still hold a trump (one is unseen and not every defender
+//!    has shown void in trumps), lead the highest trump (draw trumps from the top); then cash a
+//!    side-suit card that no unseen card beats (a master); then lead trumps; then the lowest card.
+//! 3. Following: if no legal card beats the card winning the trick, play the lowest card
+//!    (side suits before trumps). As the last to play, win with the cheapest winning card;
+//!    otherwise with the cheapest winning card no unseen card of its suit beats, or failing that
+//!    the highest winning card (ruffing always with the cheapest winning trump).
+//!
+//! **Defenders, trump contracts**
+//! 1. Following: when another defender is winning the trick, do not overtake: play the lowest
+//!    card. When the declarer is winning, win as cheaply as possible; if no card wins, play the
+//!    lowest card (side suits before trumps).
+//! 2. Leading (through the declarer's weakness): among side suits the declarer has not shown void
+//!    in, cash a master; otherwise lead the lowest card of the longest such suit; otherwise the
+//!    lowest card.
+//!
+//! **Misère** (the declarer wants no trick)
+//! - Declarer: lead the lowest card; follow with the highest card that does not win the trick,
+//!   or, when every legal card wins, the highest (to shed it).
+//! - Defenders: lead and follow with the lowest card, leaving the declarer on lead and winning.
+//!
+//! "Lowest" compares ranks across suits, side suits before trumps, then clubs first.
+
+use super::{PlayPolicy, PlayView};
+use crate::cards::{Card, CardSet, Suit};
+use crate::game::beats;
+use crate::rng::SimRng;
+
+/// The rule-based player described in the module documentation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Heuristic;
+
+impl PlayPolicy for Heuristic {
+    fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
+        let legal = view.legal();
+        if legal.count() == 1 {
+            return legal.first().expect("one legal card");
+        }
+        if view.bid().is_misere() {
+            return misere(view, legal);
+        }
+        match (view.winning(), view.is_declarer()) {
+            (None, true) => declarer_lead(view, legal),
+            (None, false) => defender_lead(view, legal),
+            (Some((best, winner)), _) => follow(view, legal, best, winner),
+        }
+    }
+}
+
+fn declarer_lead(view: &PlayView, hand: CardSet) -> Card {
+    let Some(trump) = view.trump() else {
+        let suit = longest_suit(hand, |_| true).expect("a card to lead");
+        return hand.of_suit(suit).last().expect("a card of the suit");
+    };
+    let unseen = view.unseen();
+    let my_trumps = hand.of_suit(trump);
+    if my_trumps.any() && defenders_may_hold(view, unseen, trump) {
+        return my_trumps.last().expect("a trump");
+    }
+    for suit in hand.suits().filter(|&s| s != trump) {
+        let top = hand.of_suit(suit).last().expect("a card of the suit");
+        if unseen.above_in_suit(top).is_empty() {
+            return top;
+        }
+    }
+    my_trumps
+        .last()
+        .unwrap_or_else(|| lowest(hand, Some(trump)))
+}
+
+/// Whether some defender may still hold a card of `suit`.
+fn defenders_may_hold(view: &PlayView, unseen: CardSet, suit: Suit) -> bool {
+    unseen.of_suit(suit).any()
+        && (0..view.players()).any(|seat| seat != view.seat() && !view.known_void(seat, suit))
+}
+
+fn defender_lead(view: &PlayView, hand: CardSet) -> Card {
+    let trump = view.trump();
+    let declarer = view.contract().declarer;
+    let unseen = view.unseen();
+    let open = |s: Suit| Some(s) != trump && !view.known_void(declarer, s);
+    for suit in hand.suits().filter(|&s| open(s)) {
+        let top = hand.of_suit(suit).last().expect("a card of the suit");
+        if unseen.above_in_suit(top).is_empty() {
+            return top;
+        }
+    }
+    match longest_suit(hand, open) {
+        Some(suit) => hand.of_suit(suit).first().expect("a card of the suit"),
+        None => lowest(hand, trump),
+    }
+}
+
+fn follow(view: &PlayView, legal: CardSet, best: Card, winner: usize) -> Card {
+    let trump = view.trump();
+    let declarer = view.contract().declarer;
+    let winners = winning_cards(legal, best, trump);
+    if winners.is_empty() || (!view.is_declarer() && winner != declarer) {
+        return lowest(legal, trump);
+    }
+    let led = view.current_trick()[0].suit();
+    let in_suit = winners.of_suit(led);
+    if view.is_declarer() && view.seats_after() > 0 && in_suit.any() {
+        let unseen = view.unseen();
+        let safe = in_suit
+            .into_iter()
+            .find(|&c| unseen.above_in_suit(c).is_empty());
+        return safe.unwrap_or_else(|| in_suit.last().expect("a winner"));
+    }
+    cheapest(winners, led)
+}
+
+fn misere(view: &PlayView, legal: CardSet) -> Card {
+    let Some((best, _)) = view.winning() else {
+        return lowest(legal, None);
+    };
+    if !view.is_declarer() {
+        return lowest(legal, None);
+    }
+    let winners = winning_cards(legal, best, view.trump());
+    let losers = legal - winners;
+    highest(if losers.any() { losers } else { legal })
+}
+
+/// The cards of `legal` that would beat `best`.
+fn winning_cards(legal: CardSet, best: Card, trump: Option<Suit>) -> CardSet {
+    legal
+        .into_iter()
+        .filter(|&c| beats(c, best, trump))
+        .collect()
+}
+
+/// The cheapest of `winners`: the lowest card of the led suit, else the lowest trump.
+fn cheapest(winners: CardSet, led: Suit) -> Card {
+    let in_suit = winners.of_suit(led);
+    if in_suit.any() {
+        in_suit.first().expect("a card")
+    } else {
+        lowest(winners, None)
+    }
+}
+
+/// The longest suit of `hand` among those `allowed`; ties go to the higher top card.
+fn longest_suit(hand: CardSet, allowed: impl Fn(Suit) -> bool) -> Option<Suit> {
+    hand.suits().filter(|&s| allowed(s)).max_by_key(|&s| {
+        let cards = hand.of_suit(s);
+        (cards.count(), cards.last().map(|c| c.rank()))
+    })
+}
+
+/// The lowest-ranked card, side suits before `trump`, ties to the lower suit.
+fn lowest(cards: CardSet, trump: Option<Suit>) -> Card {
+    cards
+        .into_iter()
+        .min_by_key(|c| (Some(c.suit()) == trump, c.rank(), c.suit()))
+        .expect("a card")
+}
+
+/// The highest-ranked card, ties to the higher suit.
+fn highest(cards: CardSet) -> Card {
+    cards
+        .into_iter()
+        .max_by_key(|c| (c.rank(), c.suit()))
+        .expect("a card")
+}

@@ -1,0 +1,88 @@
+//! Policies: the pluggable deciders of the auction ([`BidPolicy`]) and the play
+//! ([`PlayPolicy`]), the views they decide from, and the spec grammar that names them.
+//!
+//! | spec | kind | what it does |
+//! | --- | --- | --- |
+//! | `pass` | bid | always passes |
+//! | `threshold[:BID=SCORE,...]` | bid | bids the highest legal bid whose hand-strength threshold the hand reaches ([`threshold`]) |
+//! | `always:bid=BID` | bid | eldest bids `BID`, everyone else passes: every deal is played |
+//! | `random` | play | a uniformly random legal card |
+//! | `heuristic` | play | a documented rule set ([`heuristic`]) |
+//!
+//! Policies see only their view ([`BidView`], [`PlayView`]) and draw randomness only from the
+//! RNG they are handed.
+
+pub mod always;
+pub mod heuristic;
+pub mod pass;
+pub mod random;
+pub mod spec;
+pub mod threshold;
+mod view;
+
+pub use spec::{Spec, SpecError};
+pub use view::{BidView, PlayView};
+
+use crate::cards::Card;
+use crate::game::Call;
+use crate::rng::SimRng;
+use crate::rules::Profile;
+
+/// Decides a seat's call in the auction.
+pub trait BidPolicy: Send + Sync {
+    /// The call for the seat in `view`; it must be legal ([`BidView::is_legal`]).
+    fn call(&self, view: &BidView, rng: &mut SimRng) -> Call;
+}
+
+/// Decides which card a seat plays.
+pub trait PlayPolicy: Send + Sync {
+    /// The card for the seat in `view`; it must be in [`PlayView::legal`].
+    fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card;
+}
+
+/// The bid policy names, for messages.
+pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always"];
+/// The play policy names, for messages.
+pub const PLAY_POLICIES: &[&str] = &["random", "heuristic"];
+
+/// Builds a bid policy from its spec for `profile`.
+pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, SpecError> {
+    let spec: Spec = text.parse()?;
+    Ok(match spec.name.as_str() {
+        "pass" => {
+            spec.check_keys(&[])?;
+            Box::new(pass::Pass)
+        }
+        "threshold" => Box::new(threshold::Threshold::from_spec(&spec, profile)?),
+        "always" => Box::new(always::Always::from_spec(&spec, profile)?),
+        _ => {
+            return Err(SpecError::UnknownName {
+                kind: "bid",
+                name: spec.name,
+                known: BID_POLICIES.join(", "),
+            });
+        }
+    })
+}
+
+/// Builds a play policy from its spec for `profile`.
+pub fn play_policy(text: &str, _profile: &Profile) -> Result<Box<dyn PlayPolicy>, SpecError> {
+    let spec: Spec = text.parse()?;
+    Ok(match spec.name.as_str() {
+        "random" => {
+            spec.check_keys(&[])?;
+            Box::new(random::RandomPlay)
+        }
+        "heuristic" => {
+            spec.check_keys(&[])?;
+            Box::new(heuristic::Heuristic)
+        }
+        _ => {
+            return Err(SpecError::UnknownName {
+                kind: "play",
+                name: spec.name,
+                known: PLAY_POLICIES.join(", "),
+            });
+        }
+    })
+}

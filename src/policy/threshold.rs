@@ -1,0 +1,183 @@
+//! `threshold[:BID=SCORE,...]`: bid from a hand-strength score with one threshold per bid.
+//!
+//! **Trick bids** use [`strength`]: for each suit the hand holds, taken as trump,
+//!
+//! - 2 points per trump, plus 4 for the trump ace, 3 for the king, 2 for the queen, 1 for the jack;
+//! - 3 points per side-suit ace, 1 per side-suit king;
+//!
+//! and the hand's score is the best over its suits (A K Q J 2 of one suit scores 20; A K Q of
+//! trumps and two small side cards 15; three small trumps and two side aces 12).
+//!
+//! **Misère** uses [`misere_strength`]: 3 points per card from the two to the five, 2 per six to
+//! eight, 1 per nine or ten, 0 for court cards and aces (five cards of 2-5 score 15).
+//!
+//! A seat calls the highest legal bid whose threshold its score reaches, and passes when there is
+//! none. Parameters name the profile's bids (`threshold:three=9,nap=17`); the value `off` disables
+//! a bid. The defaults ([`default_threshold`]) were tuned with heuristic play at four players so
+//! that each bid is called only where it makes money on average (see the README).
+
+use super::{BidPolicy, BidView, Spec, SpecError};
+use crate::cards::{CardSet, Rank, Suit};
+use crate::game::Call;
+use crate::rng::SimRng;
+use crate::rules::{BidId, BidKind, Profile};
+
+/// The threshold bidder: per bid, the score needed (None: never bid it).
+#[derive(Clone, Debug)]
+pub struct Threshold {
+    thresholds: Vec<Option<f64>>,
+}
+
+/// The default threshold for bid `id` of `profile`, by the bid's name where it is a standard
+/// one and by its tricks otherwise (later five-trick bids of a ladder need more).
+pub fn default_threshold(profile: &Profile, id: BidId) -> Option<f64> {
+    let bid = profile.bid(id);
+    let by_name = match bid.name() {
+        "two" => Some(9.0),
+        "three" => Some(12.0),
+        "four" => Some(15.0),
+        "nap" => Some(17.0),
+        "wellington" => Some(19.0),
+        "blucher" => Some(21.0),
+        "misere" => Some(12.0),
+        _ => None,
+    };
+    by_name.or(match bid.kind() {
+        BidKind::Misere => Some(12.0),
+        BidKind::Tricks(n) => {
+            // Count the five-trick bids below this one: each rung above Nap needs more.
+            let earlier_fives = profile
+                .bid_ids()
+                .take_while(|&b| b < id)
+                .filter(|&b| profile.bid(b).kind() == BidKind::Tricks(5));
+            let base = [0.0, 6.0, 9.0, 12.0, 15.0, 17.0][n as usize];
+            Some(
+                base + 2.0
+                    * if n == 5 {
+                        earlier_fives.count() as f64
+                    } else {
+                        0.0
+                    },
+            )
+        }
+    })
+}
+
+impl Threshold {
+    /// Builds the policy from `threshold[:BID=SCORE,...]`.
+    pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Threshold, SpecError> {
+        let names: Vec<&str> = profile.bids().iter().map(|b| b.name()).collect();
+        spec.check_keys(&names)?;
+        let mut thresholds: Vec<Option<f64>> = profile
+            .bid_ids()
+            .map(|id| default_threshold(profile, id))
+            .collect();
+        for (key, value) in &spec.params {
+            let id = profile.bid_id(key).expect("checked key");
+            thresholds[id.index()] = if value == "off" {
+                None
+            } else {
+                Some(
+                    value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(|| SpecError::BadValue {
+                            policy: "threshold".into(),
+                            key: key.clone(),
+                            value: value.clone(),
+                            reason: "use a number (a hand-strength score) or 'off'".into(),
+                        })?,
+                )
+            };
+        }
+        Ok(Threshold { thresholds })
+    }
+
+    /// The threshold of each bid, lowest bid first.
+    pub fn thresholds(&self) -> &[Option<f64>] {
+        &self.thresholds
+    }
+}
+
+impl BidPolicy for Threshold {
+    fn call(&self, view: &BidView, _rng: &mut SimRng) -> Call {
+        let profile = view.profile();
+        let hand = view.hand();
+        let (tricks_score, misere_score) = (strength(hand).0 as f64, misere_strength(hand) as f64);
+        for id in profile.bid_ids().rev() {
+            let Some(needed) = self.thresholds[id.index()] else {
+                continue;
+            };
+            let score = if profile.bid(id).is_misere() {
+                misere_score
+            } else {
+                tricks_score
+            };
+            if score >= needed && view.is_legal(Call::Bid(id)) {
+                return Call::Bid(id);
+            }
+        }
+        Call::Pass
+    }
+}
+
+/// The trick-taking strength of a hand and the trump suit that gives it (see the module docs).
+pub fn strength(hand: CardSet) -> (u32, Option<Suit>) {
+    let mut best = (0, None);
+    for trump in hand.suits() {
+        let mut score = 0;
+        for card in hand {
+            let rank = card.rank();
+            score += if card.suit() == trump {
+                2 + match rank {
+                    Rank::Ace => 4,
+                    Rank::King => 3,
+                    Rank::Queen => 2,
+                    Rank::Jack => 1,
+                    _ => 0,
+                }
+            } else {
+                match rank {
+                    Rank::Ace => 3,
+                    Rank::King => 1,
+                    _ => 0,
+                }
+            };
+        }
+        if score > best.0 || best.1.is_none() {
+            best = (score, Some(trump));
+        }
+    }
+    best
+}
+
+/// The misère strength of a hand: how low its cards are (see the module docs).
+pub fn misere_strength(hand: CardSet) -> u32 {
+    hand.into_iter()
+        .map(|c| match c.rank().value() {
+            2..=5 => 3,
+            6..=8 => 2,
+            9 | 10 => 1,
+            _ => 0,
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn hand(text: &str) -> CardSet {
+        parse_cards(text).unwrap().into_iter().collect()
+    }
+
+    #[test]
+    fn documented_examples() {
+        assert_eq!(strength(hand("AS KS QS JS 2S")), (20, Some(Suit::Spades)));
+        assert_eq!(strength(hand("AS KS QS 3H 2D")).0, 15);
+        assert_eq!(strength(hand("4S 3S 2S AH AD")).0, 12);
+        assert_eq!(misere_strength(hand("2S 3H 4D 5C 5S")), 15);
+    }
+}

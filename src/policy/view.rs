@@ -1,0 +1,161 @@
+//! What a seat may know: the information-set views handed to policies.
+//!
+//! A view wraps the deal state privately and exposes only public information plus the seat's
+//! own hand, so a policy cannot look at another seat's cards by construction.
+
+use crate::cards::{Card, CardSet, Suit};
+use crate::game::{Call, Contract, DealState};
+use crate::rules::{Bid, Profile};
+
+/// What a seat knows when it is its turn to call.
+#[derive(Clone, Copy)]
+pub struct BidView<'a> {
+    state: &'a DealState<'a>,
+    seat: usize,
+}
+
+impl<'a> BidView<'a> {
+    /// The view of the seat to call in `state`.
+    pub fn new(state: &'a DealState<'a>) -> BidView<'a> {
+        let seat = state.to_act().expect("a seat to call");
+        BidView { state, seat }
+    }
+    /// The profile being played.
+    pub fn profile(&self) -> &'a Profile {
+        self.state.profile()
+    }
+    /// This seat.
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+    /// Number of seats.
+    pub fn players(&self) -> usize {
+        self.state.players()
+    }
+    /// The dealer's seat.
+    pub fn dealer(&self) -> usize {
+        self.state.dealer()
+    }
+    /// This seat's position in the auction: 0 for eldest (the dealer's left).
+    pub fn position(&self) -> usize {
+        self.state.calls().len()
+    }
+    /// This seat's hand.
+    pub fn hand(&self) -> CardSet {
+        self.state.hand(self.seat)
+    }
+    /// The calls made so far, in speaking order.
+    pub fn calls(&self) -> &'a [Call] {
+        self.state.calls()
+    }
+    /// The highest bid so far and who made it.
+    pub fn highest(&self) -> Option<Contract> {
+        self.state.contract()
+    }
+    /// Whether `call` is legal now.
+    pub fn is_legal(&self, call: Call) -> bool {
+        self.state.check_call(call).is_ok()
+    }
+}
+
+/// What a seat knows when it is its turn to play a card.
+#[derive(Clone, Copy)]
+pub struct PlayView<'a> {
+    state: &'a DealState<'a>,
+    seat: usize,
+}
+
+impl<'a> PlayView<'a> {
+    /// The view of the seat to play in `state`.
+    pub fn new(state: &'a DealState<'a>) -> PlayView<'a> {
+        let seat = state.to_act().expect("a seat to play");
+        PlayView { state, seat }
+    }
+    /// The profile being played.
+    pub fn profile(&self) -> &'a Profile {
+        self.state.profile()
+    }
+    /// This seat.
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+    /// Number of seats.
+    pub fn players(&self) -> usize {
+        self.state.players()
+    }
+    /// The dealer's seat.
+    pub fn dealer(&self) -> usize {
+        self.state.dealer()
+    }
+    /// This seat's remaining cards.
+    pub fn hand(&self) -> CardSet {
+        self.state.hand(self.seat)
+    }
+    /// The cards this seat may play now.
+    pub fn legal(&self) -> CardSet {
+        self.state.legal_cards()
+    }
+    /// The auction's calls in speaking order.
+    pub fn calls(&self) -> &'a [Call] {
+        self.state.calls()
+    }
+    /// The contract being played.
+    pub fn contract(&self) -> Contract {
+        self.state.contract().expect("a contract in the play phase")
+    }
+    /// The contract's bid.
+    pub fn bid(&self) -> &'a Bid {
+        self.profile().bid(self.contract().bid)
+    }
+    /// Whether this seat is the declarer.
+    pub fn is_declarer(&self) -> bool {
+        self.contract().declarer == self.seat
+    }
+    /// The trump suit (None before the opening lead and in no-trump contracts).
+    pub fn trump(&self) -> Option<Suit> {
+        self.state.trump()
+    }
+    /// Every card played so far, in order.
+    pub fn history(&self) -> &'a [Card] {
+        self.state.history()
+    }
+    /// The set of cards played so far.
+    pub fn played(&self) -> CardSet {
+        self.state.played()
+    }
+    /// The cards of the trick in progress, leader first.
+    pub fn current_trick(&self) -> &'a [Card] {
+        self.state.current_trick()
+    }
+    /// The card now winning the trick in progress and its seat.
+    pub fn winning(&self) -> Option<(Card, usize)> {
+        self.state.winning()
+    }
+    /// Tricks completed so far.
+    pub fn tricks_done(&self) -> usize {
+        self.state.tricks_done()
+    }
+    /// Tricks taken so far by `seat`.
+    pub fn tricks_won(&self, seat: usize) -> u8 {
+        self.state.tricks_won(seat)
+    }
+    /// Whether `seat` has shown void in `suit` by failing to follow it.
+    pub fn known_void(&self, seat: usize, suit: Suit) -> bool {
+        self.state.void_mask(seat) & (1 << suit as u8) != 0
+    }
+    /// How many seats play after this one in the current trick.
+    pub fn seats_after(&self) -> usize {
+        self.players() - 1 - self.current_trick().len()
+    }
+    /// Whether `seat` still plays to the current trick after this seat.
+    pub fn plays_after(&self, seat: usize) -> bool {
+        let n = self.players();
+        let ahead = (seat + n - self.seat) % n;
+        ahead != 0 && ahead <= self.seats_after()
+    }
+    /// The cards this seat cannot see: the pack less its hand and the cards played (other
+    /// hands and the undealt stock together).
+    pub fn unseen(&self) -> CardSet {
+        self.profile().pack(self.players()) - self.hand() - self.played()
+    }
+}

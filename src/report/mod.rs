@@ -1,0 +1,63 @@
+//! Output: CSV rows, run manifests, deal records (JSON) and narration (text), and atomic
+//! file writing.
+//!
+//! **Architecture invariant:** a file is never written in place: bytes go to a temporary file in
+//! the same directory, which is then renamed over the target, so an interrupted run never leaves
+//! a truncated table.
+
+mod meta;
+mod narrate;
+mod record;
+mod summary;
+
+pub use meta::Meta;
+pub use narrate::narrate;
+pub use record::{AuctionEntry, ContractRecord, DealRecord, TrickRecord};
+pub use summary::simulate_summary;
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Serialises rows as CSV: one header row, then one line per row.
+pub fn csv_bytes<T: Serialize>(rows: &[T]) -> Result<Vec<u8>, csv::Error> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    writer.flush()?;
+    writer
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))
+}
+
+/// The path of the manifest written beside `output`: its full path plus `.meta.json`.
+pub fn meta_path(output: &Path) -> std::path::PathBuf {
+    let mut name = output.as_os_str().to_owned();
+    name.push(".meta.json");
+    name.into()
+}

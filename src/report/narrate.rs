@@ -1,0 +1,70 @@
+//! A finished deal told for a person.
+
+use std::fmt::Write;
+
+use crate::game::DealState;
+
+/// Narrates a finished deal: hands, auction, tricks, result and payments. `number` counts the
+/// deals of a run from 1.
+pub fn narrate(state: &DealState, number: u64) -> String {
+    let profile = state.profile();
+    let players = state.players();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Deal {number} ({}, {players} players, seat {} deals)",
+        profile.name(),
+        state.dealer()
+    );
+    for seat in 0..players {
+        let _ = writeln!(out, "  seat {seat}: {:?}", state.dealt(seat));
+    }
+    let calls: Vec<String> = state
+        .calls()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("seat {} {}", state.caller(i), c.name(profile)))
+        .collect();
+    let _ = writeln!(out, "  auction: {}", calls.join(", "));
+    let Some(contract) = state.contract() else {
+        let _ = writeln!(out, "  all passed: nobody scores, the deal passes left");
+        return out;
+    };
+    let bid = profile.bid(contract.bid);
+    let trump = match state.trump() {
+        Some(suit) => format!("{} trump", suit.symbol()),
+        None => "no trump".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "  contract: {} by seat {}, {trump}",
+        bid.label(),
+        contract.declarer
+    );
+    for t in 0..state.tricks_done() {
+        let cards: Vec<String> = state.trick_cards(t).iter().map(|c| c.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "  trick {}: seat {} leads {}; seat {} wins",
+            t + 1,
+            state.trick_leader(t),
+            cards.join(" "),
+            state.trick_winner(t)
+        );
+    }
+    let made = state.made() == Some(true);
+    let _ = writeln!(
+        out,
+        "  result: declarer took {} trick(s): {} {}",
+        state.declarer_tricks(),
+        bid.label(),
+        if made { "made" } else { "lost" }
+    );
+    let payments: Vec<String> = state.payments()[..players]
+        .iter()
+        .enumerate()
+        .map(|(s, p)| format!("seat {s} {p:+}"))
+        .collect();
+    let _ = writeln!(out, "  payments: {}", payments.join(", "));
+    out
+}

@@ -1,0 +1,102 @@
+//! The JSON record of one finished deal (`napsim deal --json`, one object per line).
+
+use serde::Serialize;
+
+use crate::game::DealState;
+
+/// One call of the auction.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct AuctionEntry {
+    /// The seat that spoke.
+    pub seat: usize,
+    /// `pass` or the bid's lowercase name.
+    pub call: String,
+}
+
+/// The contract of a deal.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ContractRecord {
+    /// The declarer's seat.
+    pub declarer: usize,
+    /// The bid's lowercase name.
+    pub bid: String,
+    /// Tricks needed (0 for misère).
+    pub tricks: u8,
+}
+
+/// One trick.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TrickRecord {
+    /// The seat that led.
+    pub leader: usize,
+    /// The cards in play order, starting with the leader (`AS`, `TD`).
+    pub cards: Vec<String>,
+    /// The seat that won it.
+    pub winner: usize,
+}
+
+/// A finished deal, as written by `napsim deal --json`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct DealRecord {
+    /// The profile's `name`.
+    pub profile: String,
+    /// Table size.
+    pub players: usize,
+    /// The dealer's seat.
+    pub dealer: usize,
+    /// The hands as dealt, by seat: `"AS TS 7H 4D 2C"`.
+    pub hands: Vec<String>,
+    /// The calls in speaking order.
+    pub auction: Vec<AuctionEntry>,
+    /// The contract, or null when every seat passed.
+    pub contract: Option<ContractRecord>,
+    /// The trump suit letter (`C D H S`), or null.
+    pub trump: Option<String>,
+    /// The tricks in order.
+    pub tricks: Vec<TrickRecord>,
+    /// Tricks taken by the declarer (0 when passed out).
+    pub declarer_tricks: u8,
+    /// Whether the contract was made (null when passed out).
+    pub made: Option<bool>,
+    /// Units won (+) or paid (-) by each seat.
+    pub payments: Vec<i64>,
+}
+
+impl DealRecord {
+    /// The record of a finished deal.
+    pub fn from_state(state: &DealState) -> DealRecord {
+        let profile = state.profile();
+        let players = state.players();
+        DealRecord {
+            profile: profile.name().to_string(),
+            players,
+            dealer: state.dealer(),
+            hands: (0..players).map(|s| state.dealt(s).to_string()).collect(),
+            auction: state
+                .calls()
+                .iter()
+                .enumerate()
+                .map(|(i, call)| AuctionEntry {
+                    seat: state.caller(i),
+                    call: call.name(profile).to_string(),
+                })
+                .collect(),
+            contract: state.contract().map(|c| ContractRecord {
+                declarer: c.declarer,
+                bid: profile.bid(c.bid).name().to_string(),
+                tricks: profile.bid(c.bid).tricks_needed(),
+            }),
+            trump: state.trump().map(|s| s.letter().to_string()),
+            tricks: (0..state.tricks_done())
+                .map(|t| TrickRecord {
+                    leader: state.trick_leader(t),
+                    cards: state.trick_cards(t).iter().map(|c| c.to_string()).collect(),
+                    winner: state.trick_winner(t),
+                })
+                .collect(),
+            declarer_tricks: state.declarer_tricks(),
+            made: state.made(),
+            payments: state.payments()[..players].to_vec(),
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! The built-in profiles, embedded from `configs/rules/` at compile time.
+
+/// The profile used when `--rules` is not given.
+pub const DEFAULT_PROFILE: &str = "heather-1875";
+
+/// Every built-in profile: its name and its TOML text.
+pub const BUILTIN: &[(&str, &str)] = &[(
+    "heather-1875",
+    include_str!("../../configs/rules/heather-1875.toml"),
+)];
+
+/// The names of the built-in profiles, in listing order.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(name, _)| *name)
+}

@@ -1,0 +1,116 @@
+//! The rule profile exactly as written in TOML, before validation.
+//!
+//! Every struct denies unknown fields, so a misspelt key is an error that names it. The engine
+//! never sees these types: [`crate::rules::Profile::from_raw`] validates them first.
+
+use serde::{Deserialize, Serialize};
+
+/// A rule profile file (`configs/rules/NAME.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSet {
+    /// Short name, lower case with dashes (`heather-1875`); recorded in every output.
+    pub name: String,
+    /// One line for `napsim rules list`.
+    pub description: String,
+    /// The source the profile follows.
+    pub source: String,
+    /// Who may sit at the table.
+    pub table: TableRules,
+    /// Which cards are in the pack.
+    pub pack: PackRules,
+    /// Shuffling, cutting and dealing.
+    pub deal: DealRules,
+    /// The auction.
+    pub auction: AuctionRules,
+    /// Sessions of several deals.
+    pub session: SessionRules,
+    /// The bid ladder, lowest first.
+    pub bids: Vec<BidRules>,
+}
+
+/// `[table]`: table sizes.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableRules {
+    /// Fewest players.
+    pub min_players: u32,
+    /// Most players.
+    pub max_players: u32,
+}
+
+/// `[pack]`: the cards in play.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PackRules {
+    /// The lowest rank in the pack (`"2"` is the full 52-card pack, `"7"` a 32-card pack).
+    pub lowest_rank: String,
+    /// Per table size, a different lowest rank (`{ 3 = "9", 4 = "8" }`): reduced packs.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub lowest_rank_by_players: std::collections::BTreeMap<String, String>,
+}
+
+/// `[deal]`: how a deal is made.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DealRules {
+    /// When the pack is shuffled: `"every-deal"`.
+    pub shuffle: String,
+    /// Whether the pack is cut before dealing.
+    pub cut: bool,
+    /// The fewest cards each packet of the cut must hold.
+    pub min_cut_packet: u32,
+    /// The rounds of the deal: `[3, 2]` gives three cards to each, then two.
+    pub batches: Vec<u32>,
+}
+
+/// `[auction]`: the single round of bidding.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuctionRules {
+    /// What happens when every seat passes: `"next-dealer"` (score zero, the deal passes left).
+    pub all_pass: String,
+}
+
+/// `[session]`: a match of several deals.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRules {
+    /// Deals in a session, passed-out deals included.
+    pub deals: u32,
+    /// How the first dealer is chosen: `"random"`.
+    pub first_dealer: String,
+    /// How tied highest balances are treated: `"share"` (the win is split between them).
+    pub ties: String,
+}
+
+/// `[[bids]]`: one rung of the bid ladder.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BidRules {
+    /// Lower-case ASCII name used in specs and outputs (`three`, `nap`, `misere`).
+    pub name: String,
+    /// The name shown to people (`Three`, `Misère`).
+    pub label: String,
+    /// `"tricks"` (take at least `tricks`) or `"misere"` (take none).
+    #[serde(default = "default_kind")]
+    pub kind: String,
+    /// Tricks the declarer must take (a `tricks` bid); omitted for misère.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tricks: Option<u32>,
+    /// How trump is chosen: `"first-lead"` (the suit of the declarer's first card, the default
+    /// for tricks bids) or `"none"` (the default for misère).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trump: Option<String>,
+    /// Units each opponent pays the declarer when the bid is made.
+    pub made: i64,
+    /// Units the declarer pays each opponent when the bid fails.
+    pub failed: i64,
+    /// The bid that must already have been called in this auction before this one may be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_over: Option<String>,
+}
+
+fn default_kind() -> String {
+    "tricks".to_string()
+}

@@ -1,0 +1,76 @@
+//! Intervals and standard errors from integer tallies.
+
+/// The 97.5% standard normal quantile, for 95% two-sided intervals.
+pub const Z95: f64 = 1.959963984540054;
+
+/// The 95% Wilson score interval for `successes` out of `trials`, clamped so that
+/// `0 <= low <= p <= high <= 1` exactly (low is 0 with no success, high is 1 with no failure).
+/// None when `trials` is 0.
+pub fn wilson95(successes: u64, trials: u64) -> Option<(f64, f64)> {
+    if trials == 0 {
+        return None;
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    let mut low = (centre - half).clamp(0.0, p);
+    let mut high = (centre + half).clamp(p, 1.0);
+    if successes == 0 {
+        low = 0.0;
+    }
+    if successes == trials {
+        high = 1.0;
+    }
+    Some((low, high))
+}
+
+/// Mean and standard error of the mean from the count, sum and sum of squares of integer
+/// samples. The variance numerator is computed exactly in integers. None when `n` is 0; the
+/// standard error is 0 for a single sample.
+pub fn mean_se(n: u64, sum: i64, sum_sq: u128) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let mean = sum as f64 / n as f64;
+    if n == 1 {
+        return Some((mean, 0.0));
+    }
+    // n * sum_sq - sum^2 >= 0 by Cauchy-Schwarz; i128 holds it for any realistic run.
+    let numerator = (n as i128) * (sum_sq as i128) - (sum as i128) * (sum as i128);
+    let variance = numerator.max(0) as f64 / (n as f64 * (n as f64 - 1.0));
+    Some((mean, (variance / n as f64).sqrt()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_known_values_and_clamps() {
+        let (lo, hi) = wilson95(50, 100).unwrap();
+        assert!(
+            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson95(0, 10).unwrap().0, 0.0);
+        assert_eq!(wilson95(10, 10).unwrap().1, 1.0);
+        assert_eq!(wilson95(0, 0), None);
+        for n in 1..60 {
+            for k in 0..=n {
+                let (lo, hi) = wilson95(k, n).unwrap();
+                let p = k as f64 / n as f64;
+                assert!(0.0 <= lo && lo <= p && p <= hi && hi <= 1.0);
+            }
+        }
+    }
+
+    #[test]
+    fn mean_and_se() {
+        // Samples 1, 2, 3, 4: mean 2.5, sample variance 5/3, se sqrt(5/12).
+        let (m, se) = mean_se(4, 10, 30).unwrap();
+        assert_eq!(m, 2.5);
+        assert!((se - (5.0f64 / 12.0).sqrt()).abs() < 1e-12);
+    }
+}
