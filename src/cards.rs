@@ -203,6 +203,17 @@ impl fmt::Display for Rank {
     }
 }
 
+/// By rank value; entries 0, 1 and 15 are never read (no card has those bits).
+static RANKS: [Rank; 16] = {
+    let mut table = [Rank::Two; 16];
+    let mut i = 0;
+    while i < 13 {
+        table[i + 2] = Rank::ALL[i];
+        i += 1;
+    }
+    table
+};
+
 /// One playing card: its index in the bitboard layout (`16 * suit + rank`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card(u8);
@@ -229,19 +240,27 @@ impl Card {
     }
 
     /// The card's suit.
+    #[inline]
     pub const fn suit(self) -> Suit {
-        match Suit::try_from_index((self.0 >> 4) as usize) {
-            Some(s) => s,
-            None => unreachable!(),
+        // The match compiles to the shift itself: the discriminants are the lane numbers.
+        match self.0 >> 4 {
+            0 => Suit::Clubs,
+            1 => Suit::Diamonds,
+            2 => Suit::Hearts,
+            _ => Suit::Spades,
         }
     }
 
+    /// Whether two cards are of the same suit (one comparison of lane numbers).
+    #[inline]
+    pub const fn same_suit(self, other: Card) -> bool {
+        (self.0 ^ other.0) < 16
+    }
+
     /// The card's rank.
+    #[inline]
     pub const fn rank(self) -> Rank {
-        match Rank::try_from_value(self.0 & 15) {
-            Some(r) => r,
-            None => unreachable!(),
-        }
+        RANKS[(self.0 & 15) as usize]
     }
 
     /// The one-card set holding this card.
@@ -491,6 +510,30 @@ impl CardSet {
         Some(card)
     }
 
+    /// The card of lowest rank, whatever its suit; among equal ranks the lowest suit (clubs).
+    #[inline]
+    pub const fn lowest_rank(self) -> Option<Card> {
+        let ranks = (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & 0xffff;
+        if ranks == 0 {
+            return None;
+        }
+        let rank = ranks.trailing_zeros();
+        let suits = (self.0 >> rank) & 0x0001_0001_0001_0001;
+        Some(Card((suits.trailing_zeros() + rank) as u8))
+    }
+
+    /// The card of highest rank, whatever its suit; among equal ranks the highest suit (spades).
+    #[inline]
+    pub const fn highest_rank(self) -> Option<Card> {
+        let ranks = (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & 0xffff;
+        if ranks == 0 {
+            return None;
+        }
+        let rank = 63 - ranks.leading_zeros();
+        let suits = (self.0 >> rank) & 0x0001_0001_0001_0001;
+        Some(Card((63 - suits.leading_zeros() + rank) as u8))
+    }
+
     /// The cards of the set that rank above `card` in `card`'s suit.
     pub const fn above_in_suit(self, card: Card) -> CardSet {
         let suit = CardSet::suit_mask(card.suit()).0;
@@ -686,6 +729,16 @@ mod tests {
         for bad in ["1S", "11S", "S", "A", "AX", "0H", ""] {
             assert!(bad.parse::<Card>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn lowest_and_highest_rank_across_suits() {
+        let hand: CardSet = parse_cards("AS 4S 3H 3D KC").unwrap().into_iter().collect();
+        assert_eq!(hand.lowest_rank(), Some("3D".parse().unwrap()));
+        assert_eq!(hand.highest_rank(), Some("AS".parse().unwrap()));
+        assert_eq!(CardSet::EMPTY.lowest_rank(), None);
+        let hand: CardSet = parse_cards("KS KH 2C").unwrap().into_iter().collect();
+        assert_eq!(hand.highest_rank(), Some("KS".parse().unwrap()));
     }
 
     #[test]

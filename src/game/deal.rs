@@ -74,7 +74,11 @@ impl Shuffler {
             let j = i + below(rng, (len - i) as u64) as usize;
             self.pack.swap(i, j);
             let card = self.pack[i];
-            let seat = (dealer + 1 + offset as usize) % self.players;
+            // dealer + 1 + offset < 2 * players: one subtraction replaces a division.
+            let mut seat = dealer + 1 + offset as usize;
+            if seat >= self.players {
+                seat -= self.players;
+            }
             hands[seat].insert(card);
             dealt.insert(card);
         }

@@ -104,6 +104,14 @@ pub struct DealState<'p> {
     /// Every card played, in order; trick `t` is `history[t * players ..][.. players]`.
     history: [Card; HAND_SIZE * MAX_PLAYERS],
     played_count: u8,
+    /// Cards in the trick in progress.
+    in_trick: u8,
+    /// The trick in progress (0-based).
+    trick: u8,
+    /// The seat to act (meaningless once finished).
+    next: u8,
+    /// The pack in play, so that "unseen" needs no profile lookup.
+    pack: CardSet,
     trick_leaders: [u8; HAND_SIZE],
     trick_winners: [u8; HAND_SIZE],
     /// The card now winning the current trick and its seat.
@@ -136,6 +144,10 @@ impl<'p> DealState<'p> {
             trump: None,
             history: [NO_CARD; HAND_SIZE * MAX_PLAYERS],
             played_count: 0,
+            in_trick: 0,
+            trick: 0,
+            next: next_seat(dealer, players) as u8,
+            pack: profile.pack(players),
             trick_leaders: [0; HAND_SIZE],
             trick_winners: [0; HAND_SIZE],
             winning: (NO_CARD, 0),
@@ -195,7 +207,15 @@ impl<'p> DealState<'p> {
     }
     /// Tricks completed so far.
     pub fn tricks_done(&self) -> usize {
-        self.played_count as usize / self.players as usize
+        if self.phase == Phase::Finished && self.played_count > 0 {
+            HAND_SIZE
+        } else {
+            self.trick as usize
+        }
+    }
+    /// The pack in play.
+    pub fn pack(&self) -> CardSet {
+        self.pack
     }
     /// The leader of trick `t` (started tricks only).
     pub fn trick_leader(&self, t: usize) -> usize {
@@ -214,13 +234,12 @@ impl<'p> DealState<'p> {
     }
     /// The cards of the trick in progress, leader first (empty between tricks).
     pub fn current_trick(&self) -> &[Card] {
-        let n = self.players as usize;
-        let start = self.played_count as usize / n * n;
-        &self.history[start..self.played_count as usize]
+        let end = self.played_count as usize;
+        &self.history[end - self.in_trick as usize..end]
     }
     /// The card now winning the trick in progress, and its seat.
     pub fn winning(&self) -> Option<(Card, usize)> {
-        if self.current_trick().is_empty() {
+        if self.in_trick == 0 {
             None
         } else {
             Some((self.winning.0, self.winning.1 as usize))
@@ -238,12 +257,7 @@ impl<'p> DealState<'p> {
     /// The seat to act, or None when the deal is finished.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
-            Phase::Auction => Some(self.caller(self.call_count as usize)),
-            Phase::Play => {
-                let n = self.players as usize;
-                let t = self.played_count as usize / n;
-                Some((self.trick_leaders[t] as usize + self.played_count as usize % n) % n)
-            }
+            Phase::Auction | Phase::Play => Some(self.next as usize),
             Phase::Finished => None,
         }
     }
@@ -284,7 +298,8 @@ impl<'p> DealState<'p> {
     /// Makes the next call without checking it (debug builds assert legality).
     pub fn call_unchecked(&mut self, call: Call) {
         debug_assert_eq!(self.check_call(call), Ok(()));
-        let seat = self.caller(self.call_count as usize);
+        let seat = self.next as usize;
+        self.next = next_seat(seat, self.players as usize) as u8;
         self.calls[self.call_count as usize] = call;
         self.call_count += 1;
         if let Call::Bid(bid) = call {
@@ -304,23 +319,29 @@ impl<'p> DealState<'p> {
             Some(c) => {
                 self.phase = Phase::Play;
                 self.trick_leaders[0] = c.declarer as u8;
+                self.next = c.declarer as u8;
             }
         }
     }
 
     /// The cards the seat to play may play.
+    #[inline]
     pub fn legal_cards(&self) -> CardSet {
-        let Some(seat) = self.to_act() else {
-            return CardSet::EMPTY;
-        };
         if self.phase != Phase::Play {
             return CardSet::EMPTY;
         }
-        let hand = self.hands[seat];
-        match self.current_trick().first() {
-            None => hand,
-            Some(led) => hand.follow(led.suit()),
+        let hand = self.hands[self.next as usize];
+        if self.in_trick == 0 {
+            hand
+        } else {
+            hand.follow(self.led_suit())
         }
+    }
+
+    /// The suit led to the trick in progress (only meaningful while a trick is in progress).
+    #[inline]
+    fn led_suit(&self) -> Suit {
+        self.history[(self.played_count - self.in_trick) as usize].suit()
     }
 
     /// Plays `card` for the seat to play, or returns why it is illegal (state unchanged).
@@ -344,9 +365,9 @@ impl<'p> DealState<'p> {
     pub fn play_unchecked(&mut self, card: Card) {
         debug_assert!(self.legal_cards().contains(card), "illegal play {card}");
         let n = self.players as usize;
-        let in_trick = self.played_count as usize % n;
-        let trick = self.played_count as usize / n;
-        let seat = (self.trick_leaders[trick] as usize + in_trick) % n;
+        let in_trick = self.in_trick as usize;
+        let trick = self.trick as usize;
+        let seat = self.next as usize;
         if in_trick == 0 {
             if self.played_count == 0 {
                 let bid = self.contract.expect("a contract in the play phase").bid;
@@ -356,7 +377,7 @@ impl<'p> DealState<'p> {
             }
             self.winning = (card, seat as u8);
         } else {
-            let led = self.history[trick * n].suit();
+            let led = self.led_suit();
             if card.suit() != led {
                 self.voids[seat] |= 1 << led as u8;
             }
@@ -372,11 +393,17 @@ impl<'p> DealState<'p> {
             let winner = self.winning.1;
             self.trick_winners[trick] = winner;
             self.tricks_won[winner as usize] += 1;
+            self.in_trick = 0;
+            self.next = winner;
             if trick + 1 == HAND_SIZE {
                 self.phase = Phase::Finished;
             } else {
+                self.trick += 1;
                 self.trick_leaders[trick + 1] = winner;
             }
+        } else {
+            self.in_trick += 1;
+            self.next = next_seat(seat, n) as u8;
         }
     }
 
@@ -415,10 +442,16 @@ impl<'p> DealState<'p> {
     }
 }
 
+/// The seat to the left of `seat` (the next to speak or play).
+#[inline]
+fn next_seat(seat: usize, players: usize) -> usize {
+    if seat + 1 == players { 0 } else { seat + 1 }
+}
+
 /// Whether `card` beats `best` (the card now winning the trick) under `trump`.
 #[inline]
 pub fn beats(card: Card, best: Card, trump: Option<Suit>) -> bool {
-    if card.suit() == best.suit() {
+    if card.same_suit(best) {
         // Within a suit the bit index orders the ranks.
         card.index() > best.index()
     } else {

@@ -30,7 +30,6 @@
 
 use super::{PlayPolicy, PlayView};
 use crate::cards::{Card, CardSet, Suit};
-use crate::game::beats;
 use crate::rng::SimRng;
 
 /// The rule-based player described in the module documentation.
@@ -40,7 +39,7 @@ pub struct Heuristic;
 impl PlayPolicy for Heuristic {
     fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
         let legal = view.legal();
-        if legal.count() == 1 {
+        if legal.0 & legal.0.wrapping_sub(1) == 0 {
             return legal.first().expect("one legal card");
         }
         if view.bid().is_misere() {
@@ -129,12 +128,14 @@ fn misere(view: &PlayView, legal: CardSet) -> Card {
     highest(if losers.any() { losers } else { legal })
 }
 
-/// The cards of `legal` that would beat `best`.
+/// The cards of `legal` that would beat `best`: higher cards of its suit, and every trump when
+/// `best` is not a trump.
 fn winning_cards(legal: CardSet, best: Card, trump: Option<Suit>) -> CardSet {
-    legal
-        .into_iter()
-        .filter(|&c| beats(c, best, trump))
-        .collect()
+    let higher = legal.above_in_suit(best);
+    match trump {
+        Some(t) if t != best.suit() => higher | legal.of_suit(t),
+        _ => higher,
+    }
 }
 
 /// The cheapest of `winners`: the lowest card of the led suit, else the lowest trump.
@@ -157,16 +158,14 @@ fn longest_suit(hand: CardSet, allowed: impl Fn(Suit) -> bool) -> Option<Suit> {
 
 /// The lowest-ranked card, side suits before `trump`, ties to the lower suit.
 fn lowest(cards: CardSet, trump: Option<Suit>) -> Card {
-    cards
-        .into_iter()
-        .min_by_key(|c| (Some(c.suit()) == trump, c.rank(), c.suit()))
+    let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit_mask);
+    (cards - trumps)
+        .lowest_rank()
+        .or((cards & trumps).lowest_rank())
         .expect("a card")
 }
 
 /// The highest-ranked card, ties to the higher suit.
 fn highest(cards: CardSet) -> Card {
-    cards
-        .into_iter()
-        .max_by_key(|c| (c.rank(), c.suit()))
-        .expect("a card")
+    cards.highest_rank().expect("a card")
 }

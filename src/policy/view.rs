@@ -156,6 +156,6 @@ impl<'a> PlayView<'a> {
     /// The cards this seat cannot see: the pack less its hand and the cards played (other
     /// hands and the undealt stock together).
     pub fn unseen(&self) -> CardSet {
-        self.profile().pack(self.players()) - self.hand() - self.played()
+        self.state.pack() - self.hand() - self.played()
     }
 }

@@ -140,6 +140,8 @@ pub struct Profile {
     max_players: usize,
     lowest_rank: Rank,
     lowest_rank_by_players: BTreeMap<usize, Rank>,
+    /// The pack by table size, precomputed from the two fields above.
+    packs: [CardSet; MAX_PLAYERS + 1],
     shuffle: Shuffle,
     cut: bool,
     min_cut_packet: usize,
@@ -260,6 +262,7 @@ impl Profile {
             max_players,
             lowest_rank,
             lowest_rank_by_players,
+            packs: [CardSet::EMPTY; MAX_PLAYERS + 1],
             shuffle: shuffle.unwrap_or(Shuffle::EveryDeal),
             cut: raw.deal.cut,
             min_cut_packet: raw.deal.min_cut_packet as usize,
@@ -270,6 +273,14 @@ impl Profile {
             ties: ties.unwrap_or(Ties::Share),
             bids,
         };
+        for players in 0..=MAX_PLAYERS {
+            let lowest = profile
+                .lowest_rank_by_players
+                .get(&players)
+                .copied()
+                .unwrap_or(profile.lowest_rank);
+            profile.packs[players] = CardSet::from_lowest_rank(lowest);
+        }
         // Table sizes the pack cannot serve are profile errors, not run-time surprises.
         for players in profile.min_players..=profile.max_players {
             let pack = profile.pack(players).count() as usize;
@@ -351,12 +362,7 @@ impl Profile {
     }
     /// The pack used at a table of `players`.
     pub fn pack(&self, players: usize) -> CardSet {
-        let lowest = self
-            .lowest_rank_by_players
-            .get(&players)
-            .copied()
-            .unwrap_or(self.lowest_rank);
-        CardSet::from_lowest_rank(lowest)
+        self.packs[players.min(MAX_PLAYERS)]
     }
     /// A description of the pack at `players`, for messages (`52 cards, 2 to A`).
     pub fn pack_description(&self, players: usize) -> String {
