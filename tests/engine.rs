@@ -21,7 +21,10 @@ struct Example {
 fn read_examples() -> Vec<(usize, Example)> {
     let mut reader = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
-        .from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/worked_examples.csv"))
+        .from_path(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/worked_examples.csv"
+        ))
         .expect("the examples file");
     reader
         .deserialize()
@@ -43,15 +46,31 @@ fn worked_examples_from_the_sources() {
         let mut state = DealState::new(&profile, ex.dealer, &hands);
         for word in ex.calls.split_whitespace() {
             let call = Call::parse(word, &profile).unwrap_or_else(|| panic!("{ctx}: call {word}"));
-            state.call(call).unwrap_or_else(|e| panic!("{ctx}: call {word}: {e}"));
+            state
+                .call(call)
+                .unwrap_or_else(|e| panic!("{ctx}: call {word}: {e}"));
         }
         for card in parse_cards(&ex.plays).unwrap_or_else(|e| panic!("{ctx}: {e}")) {
-            state.play(card).unwrap_or_else(|e| panic!("{ctx}: play {card}: {e}"));
+            state
+                .play(card)
+                .unwrap_or_else(|e| panic!("{ctx}: play {card}: {e}"));
         }
         assert_eq!(state.phase(), Phase::Finished, "{ctx}: deal not finished");
-        let expected: Vec<i64> = ex.payments.split_whitespace().map(|p| p.parse().unwrap()).collect();
-        assert_eq!(&state.payments()[..players], expected.as_slice(), "{ctx}: payments");
-        assert_eq!(state.payments().iter().sum::<i64>(), 0, "{ctx}: payments balance");
+        let expected: Vec<i64> = ex
+            .payments
+            .split_whitespace()
+            .map(|p| p.parse().unwrap())
+            .collect();
+        assert_eq!(
+            &state.payments()[..players],
+            expected.as_slice(),
+            "{ctx}: payments"
+        );
+        assert_eq!(
+            state.payments().iter().sum::<i64>(),
+            0,
+            "{ctx}: payments balance"
+        );
     }
 }
 
@@ -87,7 +106,10 @@ fn auction_rules() {
     state.call(Call::Pass).unwrap();
     assert_eq!(state.call(Call::Pass), Err(IllegalCall::NotInAuction));
     let contract = state.contract().unwrap();
-    assert_eq!((contract.declarer, Call::Bid(contract.bid)), (1, wellington));
+    assert_eq!(
+        (contract.declarer, Call::Bid(contract.bid)),
+        (1, wellington)
+    );
     assert_eq!(state.to_act(), Some(1), "the declarer leads");
 }
 
@@ -103,21 +125,32 @@ fn play_rules_follow_suit_trump_and_no_obligation_to_trump() {
     }
     assert_eq!(state.play(card("KS")), Err(IllegalPlay::NotHeld));
     state.play(card("2S")).unwrap();
-    assert_eq!(state.trump(), Some(napsim::cards::Suit::Spades), "the first card names trump");
+    assert_eq!(
+        state.trump(),
+        Some(napsim::cards::Suit::Spades),
+        "the first card names trump"
+    );
     assert_eq!(state.play(card("KH")), Err(IllegalPlay::MustFollowSuit));
     state.play(card("KS")).unwrap();
     // Void in spades: any card, no obligation to trump.
     state.play(card("2C")).unwrap();
     state.play(card("TD")).unwrap();
     assert_eq!(state.trick_winner(0), 1);
-    assert!(state.void_mask(2) & (1 << 3) != 0, "seat 2 showed void in spades");
+    assert!(
+        state.void_mask(2) & (1 << 3) != 0,
+        "seat 2 showed void in spades"
+    );
     // Seat 1 leads hearts; seat 2 must follow; seat 3 may discard; seat 0 follows with 3H.
     state.play(card("KH")).unwrap();
     state.play(card("QH")).unwrap();
     state.play(card("AD")).unwrap();
     assert_eq!(state.play(card("AS")), Err(IllegalPlay::MustFollowSuit));
     state.play(card("3H")).unwrap();
-    assert_eq!(state.trick_winner(1), 1, "the highest card of the suit led wins");
+    assert_eq!(
+        state.trick_winner(1),
+        1,
+        "the highest card of the suit led wins"
+    );
     // Seat 1 leads diamonds; seat 0 trumps with the ace of spades and wins.
     state.play(card("9D")).unwrap();
     state.play(card("JH")).unwrap();

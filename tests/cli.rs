@@ -1,0 +1,326 @@
+//! The command line as a user meets it: outputs, determinism and errors.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn napsim() -> Command {
+    Command::cargo_bin("napsim").expect("the napsim binary")
+}
+
+/// Runs `napsim simulate` with `args` writing to `out` and returns the CSV bytes.
+fn simulate_csv(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
+    let out = dir.join(name);
+    napsim()
+        .arg("simulate")
+        .args(args)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    std::fs::read(&out).expect("the CSV")
+}
+
+#[test]
+fn simulate_is_byte_identical_across_thread_counts_and_seed_sensitive() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["--deals", "1000000", "--seed", "7"];
+    let one = simulate_csv(
+        dir.path(),
+        "t1.csv",
+        &[&base[..], &["--threads", "1"]].concat(),
+    );
+    let two = simulate_csv(
+        dir.path(),
+        "t2.csv",
+        &[&base[..], &["--threads", "2"]].concat(),
+    );
+    assert_eq!(one, two, "1 and 2 threads must give the same bytes");
+    let other = simulate_csv(dir.path(), "s8.csv", &["--deals", "1000000", "--seed", "8"]);
+    assert_ne!(one, other, "another seed must give another table");
+}
+
+#[test]
+fn simulate_writes_tidy_csv_and_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = simulate_csv(
+        dir.path(),
+        "a.csv",
+        &["--deals", "1_000", "--seed", "3", "--threads", "1"],
+    );
+    let text = String::from_utf8(csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "profile,players,bid_policy,play_policy,seed,deals,bid,tricks_needed,declared,made,\
+         success_rate,ci95_low,ci95_high,ev_declarer,ev_declarer_se"
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 4, "one row per bid of heather-1875");
+    assert!(rows[0].starts_with("heather-1875,4,threshold,heuristic,3,1000,three,3,"));
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("a.csv.meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["seed"], 3);
+    assert_eq!(meta["deals"], 1000);
+    assert_eq!(meta["profile"], "heather-1875");
+    assert!(
+        meta["profile_toml"]
+            .as_str()
+            .unwrap()
+            .contains("name = \"heather-1875\"")
+    );
+    assert!(meta["napsim_version"].is_string() && meta["elapsed_seconds"].is_number());
+}
+
+#[test]
+fn simulate_prints_a_summary_and_csv_to_stdout_on_request() {
+    napsim()
+        .args(["simulate", "--deals", "1e3", "--seed", "1", "--quiet"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("passed out"));
+    let out = napsim()
+        .args([
+            "simulate", "--deals", "2000", "--seed", "1", "--quiet", "--out", "-",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("profile,players,"),
+        "stdout holds only the CSV: {stdout}"
+    );
+    assert_eq!(stdout.lines().count(), 5);
+}
+
+#[test]
+fn omitted_seed_is_chosen_printed_and_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.csv");
+    let run = napsim()
+        .args(["simulate", "--deals", "100", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    let seed: u64 = stderr
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no seed in {stderr}"));
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("r.csv.meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["seed"], seed);
+}
+
+#[test]
+fn deal_json_has_the_documented_fields() {
+    let out = napsim()
+        .args([
+            "deal",
+            "--json",
+            "--count",
+            "3",
+            "--seed",
+            "5",
+            "--bid",
+            "always:bid=three",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    for line in text.lines() {
+        let rec: serde_json::Value = serde_json::from_str(line).unwrap();
+        for key in [
+            "profile",
+            "players",
+            "dealer",
+            "hands",
+            "auction",
+            "contract",
+            "trump",
+            "tricks",
+            "declarer_tricks",
+            "made",
+            "payments",
+        ] {
+            assert!(rec.get(key).is_some(), "missing {key} in {line}");
+        }
+        assert_eq!(rec["contract"]["bid"], "three");
+        assert_eq!(rec["contract"]["tricks"], 3);
+    }
+}
+
+#[test]
+fn deal_narrates_for_people_and_replays_fixed_hands() {
+    napsim()
+        .args([
+            "deal",
+            "--seed",
+            "1",
+            "--dealer",
+            "3",
+            "--bid",
+            "always:bid=four",
+            "--hands",
+            "AC KC QC JC TC/AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("contract: Four by seat 0"))
+        .stdout(predicates::str::contains("payments:"));
+}
+
+#[test]
+fn rules_list_and_show_round_trip_through_a_file() {
+    napsim()
+        .args(["rules", "list"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("heather-1875"));
+    let shown = napsim()
+        .args(["rules", "show", "heather-1875"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.toml");
+    std::fs::write(&file, &shown.stdout).unwrap();
+    let args = ["deal", "--json", "--count", "50", "--seed", "9"];
+    let builtin = napsim().args(args).output().unwrap().stdout;
+    let from_file = napsim()
+        .args(args)
+        .arg("--rules")
+        .arg(&file)
+        .output()
+        .unwrap()
+        .stdout;
+    assert!(!builtin.is_empty());
+    assert_eq!(
+        builtin, from_file,
+        "a shown profile saved to a file plays identically"
+    );
+}
+
+/// Runs napsim with `args` and asserts exit status 2, one `error:` line naming `needle`, and
+/// no panic.
+fn assert_bad_input(args: &[&str], needle: &str) {
+    let out = napsim().args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(
+        errors.len(),
+        1,
+        "{args:?}: one error line expected in {stderr}"
+    );
+    assert!(
+        errors[0].contains(needle),
+        "{args:?}: '{needle}' not in {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+}
+
+const GOOD_HANDS: &str = "AC KC QC JC TC/AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD";
+
+#[test]
+fn bad_input_exits_2_with_one_error_line() {
+    let bad_card = GOOD_HANDS.replace("TD", "ZZ");
+    assert_bad_input(&["deal", "--hands", &bad_card], "'ZZ'");
+    let duplicate = GOOD_HANDS.replace("TD", "AS");
+    assert_bad_input(&["deal", "--hands", &duplicate], "AS");
+    let four_cards = GOOD_HANDS.replace(" TD", "");
+    assert_bad_input(&["deal", "--hands", &four_cards], "has 4");
+    assert_bad_input(&["deal", "--hands", "AC KC QC JC TC"], "hands");
+    assert_bad_input(&["simulate", "--players", "11"], "11 players");
+    assert_bad_input(&["simulate", "--players", "2"], "3 to 7");
+    assert_bad_input(&["deal", "--players", "8"], "3 to 7");
+    assert_bad_input(&["simulate", "--play", "genius"], "heuristic");
+    assert_bad_input(&["simulate", "--bid", "threshold:five=3"], "five");
+    assert_bad_input(&["simulate", "--bid", "threshold:three=lots"], "lots");
+    assert_bad_input(&["simulate", "--bid", "always"], "bid");
+    assert_bad_input(
+        &["simulate", "--bid", "always:bid=wellington"],
+        "wellington",
+    );
+    assert_bad_input(&["simulate", "--bid", "threshold:three=(6"], "malformed");
+    assert_bad_input(&["simulate", "--rules", "napoleon-1815"], "heather-1875");
+    assert_bad_input(&["simulate", "--deals", "0"], "at least 1");
+    assert_bad_input(&["simulate", "--deals", "many"], "1e6");
+    assert_bad_input(&["simulate", "--threads", "0"], "at least 1");
+    assert_bad_input(&["deal", "--dealer", "4"], "--dealer");
+    assert_bad_input(&["rules", "show", "nope"], "nope");
+}
+
+#[test]
+fn bad_profile_files_exit_2_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = napsim().args(["rules", "show"]).output().unwrap().stdout;
+    let good = String::from_utf8(good).unwrap();
+    let cases = [
+        (
+            "malformed.toml",
+            "name = \"x\"\n[table\n".to_string(),
+            "malformed.toml",
+        ),
+        (
+            "unknown.toml",
+            good.replace("[table]", "[table]\nseats = 4"),
+            "seats",
+        ),
+        (
+            "missing.toml",
+            good.replace("min_cut_packet = 1", ""),
+            "min_cut_packet",
+        ),
+        (
+            "negative.toml",
+            good.replace("made = 4", "made = -4"),
+            "bids[1].made",
+        ),
+        (
+            "order.toml",
+            good.replace("only_over = \"nap\"", "only_over = \"blucher\""),
+            "bids[3].only_over",
+        ),
+        (
+            "small.toml",
+            good.replace("lowest_rank = \"2\"", "lowest_rank = \"9\""),
+            "table.max_players",
+        ),
+    ];
+    for (name, text, needle) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        assert_bad_input(&["simulate", "--deals", "10", "--rules", path], needle);
+    }
+    assert_bad_input(
+        &["simulate", "--rules", "/nonexistent/x.toml"],
+        "cannot read",
+    );
+}
+
+#[test]
+fn unwritable_output_is_a_runtime_error_and_leaves_no_file() {
+    let out = napsim()
+        .args([
+            "simulate",
+            "--deals",
+            "10",
+            "--out",
+            "/nonexistent-dir/x.csv",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("error: cannot write"), "{stderr}");
+}

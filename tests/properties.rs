@@ -1,0 +1,168 @@
+//! Property tests of the engine's invariants over random seeds, table sizes and policies.
+
+use napsim::cards::{Card, CardSet, Rank, Suit, parse_cards};
+use napsim::game::{DealState, Phase, Shuffler, Table, play_session, run_deal};
+use napsim::policy::{Spec, bid_policy, play_policy};
+use napsim::rng::block_streams;
+use napsim::rules::Profile;
+use proptest::prelude::*;
+
+const BIDS: &[&str] = &[
+    "threshold",
+    "always:bid=three",
+    "always:bid=nap",
+    "pass",
+    "threshold:three=6,four=8,nap=10,wellington=12",
+];
+const PLAYS: &[&str] = &["random", "heuristic"];
+
+/// Plays one deal of block `block` and returns the finished state.
+fn play_one<'p>(
+    profile: &'p Profile,
+    players: usize,
+    seed: u64,
+    block: u64,
+    bid: &str,
+    play: &str,
+) -> DealState<'p> {
+    let bid = bid_policy(bid, profile).unwrap();
+    let play = play_policy(play, profile).unwrap();
+    let table = Table::uniform(bid.as_ref(), play.as_ref());
+    let (mut deal_rng, mut policy_rng) = block_streams(seed, block);
+    let dealer = (seed % players as u64) as usize;
+    let dealt = Shuffler::new(profile, players).deal(dealer, &mut deal_rng);
+    let mut state = DealState::new(profile, dealer, dealt.hands(players));
+    run_deal(&mut state, &table, &mut policy_rng);
+    state
+}
+
+/// The winner of a trick by the rules, computed from ranks and suits only.
+fn rules_winner(cards: &[Card], leader: usize, players: usize, trump: Option<Suit>) -> usize {
+    let led = cards[0].suit();
+    let key = |c: &Card| {
+        let class = if Some(c.suit()) == trump {
+            2
+        } else if c.suit() == led {
+            1
+        } else {
+            0
+        };
+        (class, c.rank())
+    };
+    let best = (0..cards.len()).max_by_key(|&i| key(&cards[i])).unwrap();
+    (leader + best) % players
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn deals_conserve_cards_play_legally_and_balance(
+        seed in any::<u64>(), block in 0u64..1000, players in 3usize..=7,
+        bid in 0..BIDS.len(), play in 0..PLAYS.len(),
+    ) {
+        let profile = Profile::default_profile();
+        let state = play_one(&profile, players, seed, block, BIDS[bid], PLAYS[play]);
+        prop_assert_eq!(state.phase(), Phase::Finished);
+
+        // Every card dealt once: five each, no overlaps, all from the pack.
+        let mut seen = CardSet::EMPTY;
+        for seat in 0..players {
+            let hand = state.dealt(seat);
+            prop_assert_eq!(hand.count(), 5);
+            prop_assert!((hand & seen).is_empty(), "a card dealt twice");
+            seen |= hand;
+        }
+        prop_assert!((seen - profile.pack(players)).is_empty());
+
+        // Every play legal: the same calls and cards replay through the checked API.
+        let hands: Vec<CardSet> = (0..players).map(|s| state.dealt(s)).collect();
+        let mut replay = DealState::new(&profile, state.dealer(), &hands);
+        for &call in state.calls() {
+            prop_assert!(replay.call(call).is_ok(), "illegal call {:?}", call);
+        }
+        for &card in state.history() {
+            prop_assert!(replay.play(card).is_ok(), "illegal play {}", card);
+        }
+        prop_assert_eq!(replay.payments(), state.payments());
+        prop_assert_eq!(state.calls().len(), players, "every seat speaks once");
+
+        // Trick winners by the rules; the declarer's count matches.
+        let mut declarer_tricks = 0;
+        for t in 0..state.tricks_done() {
+            let winner = rules_winner(state.trick_cards(t), state.trick_leader(t), players, state.trump());
+            prop_assert_eq!(winner, state.trick_winner(t), "trick {}", t);
+            if Some(winner) == state.contract().map(|c| c.declarer) {
+                declarer_tricks += 1;
+            }
+        }
+        prop_assert_eq!(declarer_tricks, state.declarer_tricks());
+        match state.contract() {
+            Some(c) => {
+                prop_assert_eq!(state.tricks_done(), 5);
+                prop_assert_eq!(state.trump(), Some(state.trick_cards(0)[0].suit()));
+                prop_assert_eq!(state.trick_leader(0), c.declarer);
+            }
+            None => prop_assert_eq!(state.history().len(), 0),
+        }
+
+        // Payments sum to zero.
+        prop_assert_eq!(state.payments().iter().sum::<i64>(), 0);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_deal(seed in any::<u64>(), block in 0u64..1_000_000, players in 3usize..=7) {
+        let profile = Profile::default_profile();
+        let a = play_one(&profile, players, seed, block, "threshold", "random");
+        let b = play_one(&profile, players, seed, block, "threshold", "random");
+        prop_assert_eq!(a.history(), b.history());
+        for seat in 0..players {
+            prop_assert_eq!(a.dealt(seat), b.dealt(seat));
+        }
+        // The cards do not depend on the policies (they draw from their own stream).
+        let c = play_one(&profile, players, seed, block, "pass", "heuristic");
+        for seat in 0..players {
+            prop_assert_eq!(a.dealt(seat), c.dealt(seat));
+        }
+    }
+
+    #[test]
+    fn sessions_conserve_units_and_share_the_win(seed in any::<u64>(), players in 3usize..=7) {
+        let profile = Profile::default_profile();
+        let bid = bid_policy("threshold", &profile).unwrap();
+        let play = play_policy("heuristic", &profile).unwrap();
+        let table = Table::uniform(bid.as_ref(), play.as_ref());
+        let (mut deal_rng, mut policy_rng) = block_streams(seed, 0);
+        let mut shuffler = Shuffler::new(&profile, players);
+        let result = play_session(&profile, &mut shuffler, players, &table, &mut deal_rng, &mut policy_rng);
+        prop_assert_eq!(result.deals, 8);
+        prop_assert_eq!(result.balances.iter().sum::<i64>(), 0);
+        prop_assert_eq!(result.win_share_420[..players].iter().sum::<u32>(), 420);
+        let top = *result.balances[..players].iter().max().unwrap();
+        for seat in 0..players {
+            prop_assert_eq!(result.win_share_420[seat] > 0, result.balances[seat] == top);
+        }
+    }
+
+    #[test]
+    fn card_notation_round_trips(bits in any::<u64>()) {
+        let set = CardSet(bits) & CardSet::FULL;
+        let parsed: CardSet = parse_cards(&set.to_string()).unwrap().into_iter().collect();
+        prop_assert_eq!(parsed, set);
+        for card in set {
+            prop_assert_eq!(card.to_string().parse::<Card>().unwrap(), card);
+            let symbol = format!("{}{}", if card.rank() == Rank::Ten { "10".to_string() } else { card.rank().to_string().to_lowercase() }, card.suit().symbol());
+            prop_assert_eq!(symbol.parse::<Card>().unwrap(), card);
+        }
+    }
+
+    #[test]
+    fn parsers_never_panic(text in "\\PC{0,40}") {
+        let _ = parse_cards(&text);
+        let _ = text.parse::<Spec>();
+        let profile = Profile::default_profile();
+        let _ = bid_policy(&text, &profile);
+        let _ = play_policy(&text, &profile);
+        let _ = Profile::from_toml(&text, "fuzz");
+    }
+}
