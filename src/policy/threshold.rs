@@ -13,8 +13,11 @@
 //!
 //! A seat calls the highest legal bid whose threshold its score reaches, and passes when there is
 //! none. Parameters name the profile's bids (`threshold:three=9,nap=17`); the value `off` disables
-//! a bid. The defaults ([`default_threshold`]) were tuned with heuristic play at four players so
-//! that each bid is called only where it makes money on average (see the README).
+//! a bid. The defaults ([`default_threshold`]: Three 11, Four 16, Nap 19, Wellington 19) come from
+//! `examples/threshold_calibration.rs`: with heuristic play at four players under `heather-1875`,
+//! each is the lowest score from which that bid has the best expected value of the ladder (Three
+//! turns positive at 11, Four overtakes Three at 16, Nap needs a near-certain five tricks since it
+//! pays only 5 against Four's 4).
 
 use super::{BidPolicy, BidView, Spec, SpecError};
 use crate::cards::{CardSet, Rank, Suit};
@@ -33,10 +36,10 @@ pub struct Threshold {
 pub fn default_threshold(profile: &Profile, id: BidId) -> Option<f64> {
     let bid = profile.bid(id);
     let by_name = match bid.name() {
-        "two" => Some(9.0),
-        "three" => Some(12.0),
-        "four" => Some(15.0),
-        "nap" => Some(17.0),
+        "two" => Some(8.0),
+        "three" => Some(11.0),
+        "four" => Some(16.0),
+        "nap" => Some(19.0),
         "wellington" => Some(19.0),
         "blucher" => Some(21.0),
         "misere" => Some(12.0),
@@ -50,7 +53,7 @@ pub fn default_threshold(profile: &Profile, id: BidId) -> Option<f64> {
                 .bid_ids()
                 .take_while(|&b| b < id)
                 .filter(|&b| profile.bid(b).kind() == BidKind::Tricks(5));
-            let base = [0.0, 6.0, 9.0, 12.0, 15.0, 17.0][n as usize];
+            let base = [0.0, 5.0, 8.0, 11.0, 16.0, 19.0][n as usize];
             Some(
                 base + 2.0
                     * if n == 5 {
