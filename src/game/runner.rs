@@ -30,8 +30,9 @@ impl<'a> Table<'a> {
     }
 }
 
-/// Plays `state` to the end: the auction (a seat with no legal bid left passes without being
-/// asked), then every trick.
+/// Plays `state` to the end: the auction, then every trick. A seat with no legal bid left passes
+/// and a seat with one legal card plays it, both without asking the policy (so policies are only
+/// consulted, and only draw random numbers, when there is a choice).
 ///
 /// # Panics
 /// If a policy returns an illegal call, or (in debug builds) an illegal card: both are bugs in
@@ -50,7 +51,13 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
     }
     while state.phase() == Phase::Play {
         let seat = state.to_act().expect("a seat to play");
-        let card = table.play[seat].play(&PlayView::new(state), rng);
+        let legal = state.legal_cards();
+        // A seat with a single legal card plays it without being asked.
+        let card = if legal.0 & legal.0.wrapping_sub(1) == 0 {
+            legal.first().expect("a legal card")
+        } else {
+            table.play[seat].play(&PlayView::new(state), rng)
+        };
         state.play_unchecked(card);
     }
 }

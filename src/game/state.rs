@@ -283,9 +283,7 @@ impl<'p> DealState<'p> {
 
     /// Whether the seat to call has any legal bid (when it has none, it can only pass).
     pub fn any_legal_bid(&self) -> bool {
-        self.profile
-            .bid_ids()
-            .any(|b| self.check_call(Call::Bid(b)).is_ok())
+        self.phase == Phase::Auction && self.profile.can_overcall(self.contract.map(|c| c.bid))
     }
 
     /// Makes the next call, or returns why it is illegal (leaving the state unchanged).
@@ -377,13 +375,16 @@ impl<'p> DealState<'p> {
             }
             self.winning = (card, seat as u8);
         } else {
+            // Branch-free on purpose: which card wins, and who shows void, is random data that
+            // a branch predictor cannot learn.
             let led = self.led_suit();
-            if card.suit() != led {
-                self.voids[seat] |= 1 << led as u8;
-            }
-            if beats(card, self.winning.0, self.trump) {
-                self.winning = (card, seat as u8);
-            }
+            self.voids[seat] |= u8::from(card.suit() != led) << led as u8;
+            let wins = beats(card, self.winning.0, self.trump);
+            let (best, best_seat) = self.winning;
+            self.winning = (
+                if wins { card } else { best },
+                if wins { seat as u8 } else { best_seat },
+            );
         }
         self.hands[seat].remove(card);
         self.played.insert(card);
@@ -451,12 +452,11 @@ fn next_seat(seat: usize, players: usize) -> usize {
 /// Whether `card` beats `best` (the card now winning the trick) under `trump`.
 #[inline]
 pub fn beats(card: Card, best: Card, trump: Option<Suit>) -> bool {
-    if card.same_suit(best) {
-        // Within a suit the bit index orders the ranks.
-        card.index() > best.index()
-    } else {
-        Some(card.suit()) == trump
-    }
+    // Within a suit the bit index orders the ranks; across suits only a trump beats.
+    let same = card.same_suit(best);
+    let higher = card.index() > best.index();
+    let trumps = trump.is_some_and(|t| card.suit() == t);
+    (same & higher) | (!same & trumps)
 }
 
 /// The seat that wins a complete trick: `cards` in play order from `leader`.

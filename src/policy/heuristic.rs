@@ -55,7 +55,7 @@ impl PlayPolicy for Heuristic {
 
 fn declarer_lead(view: &PlayView, hand: CardSet) -> Card {
     let Some(trump) = view.trump() else {
-        let suit = longest_suit(hand, |_| true).expect("a card to lead");
+        let suit = longest_suit(hand).expect("a card to lead");
         return hand.of_suit(suit).last().expect("a card of the suit");
     };
     let unseen = view.unseen();
@@ -63,14 +63,9 @@ fn declarer_lead(view: &PlayView, hand: CardSet) -> Card {
     if my_trumps.any() && defenders_may_hold(view, unseen, trump) {
         return my_trumps.last().expect("a trump");
     }
-    for suit in hand.suits().filter(|&s| s != trump) {
-        let top = hand.of_suit(suit).last().expect("a card of the suit");
-        if unseen.above_in_suit(top).is_empty() {
-            return top;
-        }
-    }
-    my_trumps
-        .last()
+    let side = hand - CardSet::suit_mask(trump);
+    master_top(side, unseen)
+        .or(my_trumps.last())
         .unwrap_or_else(|| lowest(hand, Some(trump)))
 }
 
@@ -83,18 +78,29 @@ fn defenders_may_hold(view: &PlayView, unseen: CardSet, suit: Suit) -> bool {
 fn defender_lead(view: &PlayView, hand: CardSet) -> Card {
     let trump = view.trump();
     let declarer = view.contract().declarer;
-    let unseen = view.unseen();
-    let open = |s: Suit| Some(s) != trump && !view.known_void(declarer, s);
-    for suit in hand.suits().filter(|&s| open(s)) {
-        let top = hand.of_suit(suit).last().expect("a card of the suit");
-        if unseen.above_in_suit(top).is_empty() {
-            return top;
+    // Side suits the declarer has not shown void in.
+    let mut open = hand;
+    for suit in Suit::ALL {
+        if Some(suit) == trump || view.known_void(declarer, suit) {
+            open -= CardSet::suit_mask(suit);
         }
     }
-    match longest_suit(hand, open) {
-        Some(suit) => hand.of_suit(suit).first().expect("a card of the suit"),
+    if let Some(master) = master_top(open, view.unseen()) {
+        return master;
+    }
+    match longest_suit(open) {
+        Some(suit) => open.of_suit(suit).first().expect("a card of the suit"),
         None => lowest(hand, trump),
     }
+}
+
+/// The first suit (clubs first) whose top card in `cards` no `unseen` card of its suit beats,
+/// and that card.
+fn master_top(cards: CardSet, unseen: CardSet) -> Option<Card> {
+    Suit::ALL.into_iter().find_map(|suit| {
+        let top = cards.of_suit(suit).last()?;
+        unseen.above_in_suit(top).is_empty().then_some(top)
+    })
 }
 
 fn follow(view: &PlayView, legal: CardSet, best: Card, winner: usize) -> Card {
@@ -148,12 +154,24 @@ fn cheapest(winners: CardSet, led: Suit) -> Card {
     }
 }
 
-/// The longest suit of `hand` among those `allowed`; ties go to the higher top card.
-fn longest_suit(hand: CardSet, allowed: impl Fn(Suit) -> bool) -> Option<Suit> {
-    hand.suits().filter(|&s| allowed(s)).max_by_key(|&s| {
-        let cards = hand.of_suit(s);
-        (cards.count(), cards.last().map(|c| c.rank()))
-    })
+/// The longest suit of `cards`; ties go to the higher top card, then to the higher suit.
+fn longest_suit(cards: CardSet) -> Option<Suit> {
+    let mut best = None;
+    let mut best_key = 0;
+    for suit in Suit::ALL {
+        let lane = cards.of_suit(suit).0 >> (16 * suit as u32);
+        // Length first, then the top card's rank (its bit index in the lane).
+        let key = if lane == 0 {
+            0
+        } else {
+            lane.count_ones() << 4 | (63 - lane.leading_zeros())
+        };
+        if key != 0 && key >= best_key {
+            best_key = key;
+            best = Some(suit);
+        }
+    }
+    best
 }
 
 /// The lowest-ranked card, side suits before `trump`, ties to the lower suit.

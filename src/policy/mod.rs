@@ -30,13 +30,15 @@ use crate::rules::Profile;
 
 /// Decides a seat's call in the auction.
 pub trait BidPolicy: Send + Sync {
-    /// The call for the seat in `view`; it must be legal ([`BidView::is_legal`]).
+    /// The call for the seat in `view`; it must be legal ([`BidView::is_legal`]). The runner only
+    /// asks when the seat has at least one legal bid.
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call;
 }
 
 /// Decides which card a seat plays.
 pub trait PlayPolicy: Send + Sync {
-    /// The card for the seat in `view`; it must be in [`PlayView::legal`].
+    /// The card for the seat in `view`; it must be in [`PlayView::legal`]. The runner only asks
+    /// when there are at least two legal cards.
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card;
 }
 

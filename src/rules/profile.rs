@@ -151,6 +151,9 @@ pub struct Profile {
     first_dealer: FirstDealer,
     ties: Ties,
     bids: Vec<Bid>,
+    /// Indexed by the highest bid on the table (0: none, i + 1: bid i): whether any bid can
+    /// still be called over it. Precomputed because the auction asks it at every seat.
+    can_overcall: Vec<bool>,
 }
 
 impl Profile {
@@ -271,8 +274,20 @@ impl Profile {
             session_deals: raw.session.deals as usize,
             first_dealer: first_dealer.unwrap_or(FirstDealer::Random),
             ties: ties.unwrap_or(Ties::Share),
+            can_overcall: Vec::new(),
             bids,
         };
+        profile.can_overcall = (0..=profile.bids.len())
+            .map(|on_table| {
+                let current = on_table.checked_sub(1);
+                profile.bids.iter().enumerate().any(|(i, bid)| {
+                    current.is_none_or(|c| i > c)
+                        && bid
+                            .only_over
+                            .is_none_or(|r| current.is_some_and(|c| c >= r.index()))
+                })
+            })
+            .collect();
         for players in 0..=MAX_PLAYERS {
             let lowest = profile
                 .lowest_rank_by_players
@@ -425,6 +440,12 @@ impl Profile {
     pub fn bid_by_name(&self, name: &str) -> Option<&Bid> {
         self.bids.iter().find(|b| b.name == name)
     }
+    /// Whether any bid may be called when `highest` is the highest bid on the table.
+    #[inline]
+    pub fn can_overcall(&self, highest: Option<BidId>) -> bool {
+        self.can_overcall[highest.map_or(0, |b| b.index() + 1)]
+    }
+
     /// The bid names, comma-separated, for messages.
     pub fn bid_names(&self) -> String {
         self.bids
