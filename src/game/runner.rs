@@ -50,13 +50,13 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
         }
     }
     while state.phase() == Phase::Play {
-        let seat = state.to_act().expect("a seat to play");
-        let legal = state.legal_cards();
+        let view = PlayView::new(state);
+        let legal = view.legal();
         // A seat with a single legal card plays it without being asked.
         let card = if legal.0 & legal.0.wrapping_sub(1) == 0 {
             legal.first().expect("a legal card")
         } else {
-            table.play[seat].play(&PlayView::new(state), rng)
+            table.play[view.seat()].play(&view, rng)
         };
         state.play_unchecked(card);
     }

@@ -100,6 +100,8 @@ pub struct DealState<'p> {
     calls: [Call; MAX_PLAYERS],
     call_count: u8,
     contract: Option<Contract>,
+    /// Whether the contract is a misère (cached from the profile when the auction ends).
+    misere: bool,
     trump: Option<Suit>,
     /// Every card played, in order; trick `t` is `history[t * players ..][.. players]`.
     history: [Card; HAND_SIZE * MAX_PLAYERS],
@@ -141,6 +143,7 @@ impl<'p> DealState<'p> {
             calls: [Call::Pass; MAX_PLAYERS],
             call_count: 0,
             contract: None,
+            misere: false,
             trump: None,
             history: [NO_CARD; HAND_SIZE * MAX_PLAYERS],
             played_count: 0,
@@ -192,6 +195,10 @@ impl<'p> DealState<'p> {
     /// The highest bid so far and its seat (the contract once the auction is over).
     pub fn contract(&self) -> Option<Contract> {
         self.contract
+    }
+    /// Whether the contract (once the auction is over) is a misère.
+    pub fn is_misere(&self) -> bool {
+        self.misere
     }
     /// The trump suit, once the first card is led (None before, or in a no-trump contract).
     pub fn trump(&self) -> Option<Suit> {
@@ -316,6 +323,7 @@ impl<'p> DealState<'p> {
             None => self.phase = Phase::Finished,
             Some(c) => {
                 self.phase = Phase::Play;
+                self.misere = self.profile.bid(c.bid).is_misere();
                 self.trick_leaders[0] = c.declarer as u8;
                 self.next = c.declarer as u8;
             }

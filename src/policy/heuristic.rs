@@ -42,7 +42,7 @@ impl PlayPolicy for Heuristic {
         if legal.0 & legal.0.wrapping_sub(1) == 0 {
             return legal.first().expect("one legal card");
         }
-        if view.bid().is_misere() {
+        if view.is_misere() {
             return misere(view, legal);
         }
         match (view.winning(), view.is_declarer()) {

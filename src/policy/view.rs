@@ -63,13 +63,18 @@ impl<'a> BidView<'a> {
 pub struct PlayView<'a> {
     state: &'a DealState<'a>,
     seat: usize,
+    legal: CardSet,
 }
 
 impl<'a> PlayView<'a> {
     /// The view of the seat to play in `state`.
     pub fn new(state: &'a DealState<'a>) -> PlayView<'a> {
         let seat = state.to_act().expect("a seat to play");
-        PlayView { state, seat }
+        PlayView {
+            state,
+            seat,
+            legal: state.legal_cards(),
+        }
     }
     /// The profile being played.
     pub fn profile(&self) -> &'a Profile {
@@ -93,7 +98,7 @@ impl<'a> PlayView<'a> {
     }
     /// The cards this seat may play now.
     pub fn legal(&self) -> CardSet {
-        self.state.legal_cards()
+        self.legal
     }
     /// The auction's calls in speaking order.
     pub fn calls(&self) -> &'a [Call] {
@@ -106,6 +111,10 @@ impl<'a> PlayView<'a> {
     /// The contract's bid.
     pub fn bid(&self) -> &'a Bid {
         self.profile().bid(self.contract().bid)
+    }
+    /// Whether the contract is a misère.
+    pub fn is_misere(&self) -> bool {
+        self.state.is_misere()
     }
     /// Whether this seat is the declarer.
     pub fn is_declarer(&self) -> bool {
