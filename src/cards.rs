@@ -522,6 +522,23 @@ impl CardSet {
         Some(Card((suits.trailing_zeros() + rank) as u8))
     }
 
+    /// Like [`CardSet::lowest_rank`] but as a set of at most one card, computed without branches
+    /// (empty for the empty set), for hot code whose choices are random data.
+    #[inline]
+    pub const fn lowest_rank_set(self) -> CardSet {
+        let ranks = (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & 0xffff;
+        let rank = ranks & ranks.wrapping_neg();
+        let suits = self.0 & rank.wrapping_mul(0x0001_0001_0001_0001);
+        CardSet(suits & suits.wrapping_neg())
+    }
+
+    /// `if_true` when `condition` holds, else `if_false`, without a branch.
+    #[inline]
+    pub const fn select(condition: bool, if_true: CardSet, if_false: CardSet) -> CardSet {
+        let mask = (condition as u64).wrapping_neg();
+        CardSet((if_true.0 & mask) | (if_false.0 & !mask))
+    }
+
     /// The card of highest rank, whatever its suit; among equal ranks the highest suit (spades).
     #[inline]
     pub const fn highest_rank(self) -> Option<Card> {
@@ -739,6 +756,27 @@ mod tests {
         assert_eq!(CardSet::EMPTY.lowest_rank(), None);
         let hand: CardSet = parse_cards("KS KH 2C").unwrap().into_iter().collect();
         assert_eq!(hand.highest_rank(), Some("KS".parse().unwrap()));
+    }
+
+    #[test]
+    fn branch_free_lowest_rank_agrees() {
+        for bits in [
+            0u64,
+            0x4,
+            0x8000_0000_0004_0000,
+            0x7ffc_7ffc_7ffc_7ffc,
+            0x0010_0008_0100_2000,
+        ] {
+            let set = CardSet(bits) & CardSet::FULL;
+            let expected = set.lowest_rank().map_or(CardSet::EMPTY, Card::set);
+            assert_eq!(set.lowest_rank_set(), expected, "{set:?}");
+        }
+        let a = CardSet(0x4);
+        let b = CardSet(0x8);
+        assert_eq!(
+            (CardSet::select(true, a, b), CardSet::select(false, a, b)),
+            (a, b)
+        );
     }
 
     #[test]

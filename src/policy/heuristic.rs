@@ -39,9 +39,6 @@ pub struct Heuristic;
 impl PlayPolicy for Heuristic {
     fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
         let legal = view.legal();
-        if legal.0 & legal.0.wrapping_sub(1) == 0 {
-            return legal.first().expect("one legal card");
-        }
         if view.is_misere() {
             return misere(view, legal);
         }
@@ -104,22 +101,43 @@ fn master_top(cards: CardSet, unseen: CardSet) -> Option<Card> {
 }
 
 fn follow(view: &PlayView, legal: CardSet, best: Card, winner: usize) -> Card {
-    let trump = view.trump();
+    let trumps = view.trump().map_or(CardSet::EMPTY, CardSet::suit_mask);
+    let winners = winning_cards(legal, best, trumps);
     let declarer = view.contract().declarer;
-    let winners = winning_cards(legal, best, trump);
-    if winners.is_empty() || (!view.is_declarer() && winner != declarer) {
-        return lowest(legal, trump);
+    if view.seat() == declarer {
+        return declarer_follow(view, legal, winners, trumps);
+    }
+    // A defender: which cards win is random data, so the choice is made with selects rather
+    // than branches (this also covers a single legal card).
+    let led = CardSet::suit_mask(view.current_trick()[0].suit());
+    let in_suit = winners & led;
+    let cheapest = CardSet::select(
+        in_suit.any(),
+        CardSet(in_suit.0 & in_suit.0.wrapping_neg()),
+        winners.lowest_rank_set(),
+    );
+    let give_up = winners.is_empty() | (winner != declarer);
+    let choice = CardSet::select(give_up, lowest_set(legal, trumps), cheapest);
+    choice.first().expect("a legal card")
+}
+
+fn declarer_follow(view: &PlayView, legal: CardSet, winners: CardSet, trumps: CardSet) -> Card {
+    if winners.is_empty() {
+        return lowest_set(legal, trumps).first().expect("a legal card");
     }
     let led = view.current_trick()[0].suit();
     let in_suit = winners.of_suit(led);
-    if view.is_declarer() && view.seats_after() > 0 && in_suit.any() {
+    if view.seats_after() > 0 && in_suit.any() {
         let unseen = view.unseen();
         let safe = in_suit
             .into_iter()
             .find(|&c| unseen.above_in_suit(c).is_empty());
         return safe.unwrap_or_else(|| in_suit.last().expect("a winner"));
     }
-    cheapest(winners, led)
+    match in_suit.first() {
+        Some(card) => card,
+        None => winners.lowest_rank().expect("a winning trump"),
+    }
 }
 
 fn misere(view: &PlayView, legal: CardSet) -> Card {
@@ -129,29 +147,15 @@ fn misere(view: &PlayView, legal: CardSet) -> Card {
     if !view.is_declarer() {
         return lowest(legal, None);
     }
-    let winners = winning_cards(legal, best, view.trump());
-    let losers = legal - winners;
+    let trumps = view.trump().map_or(CardSet::EMPTY, CardSet::suit_mask);
+    let losers = legal - winning_cards(legal, best, trumps);
     highest(if losers.any() { losers } else { legal })
 }
 
-/// The cards of `legal` that would beat `best`: higher cards of its suit, and every trump when
-/// `best` is not a trump.
-fn winning_cards(legal: CardSet, best: Card, trump: Option<Suit>) -> CardSet {
-    let higher = legal.above_in_suit(best);
-    match trump {
-        Some(t) if t != best.suit() => higher | legal.of_suit(t),
-        _ => higher,
-    }
-}
-
-/// The cheapest of `winners`: the lowest card of the led suit, else the lowest trump.
-fn cheapest(winners: CardSet, led: Suit) -> Card {
-    let in_suit = winners.of_suit(led);
-    if in_suit.any() {
-        in_suit.first().expect("a card")
-    } else {
-        lowest(winners, None)
-    }
+/// The cards of `legal` that would beat `best`: higher cards of its suit, and every trump
+/// (`trumps` is the trump suit's mask, empty without trump) when `best` is not a trump.
+fn winning_cards(legal: CardSet, best: Card, trumps: CardSet) -> CardSet {
+    legal.above_in_suit(best) | (legal & (trumps - CardSet::suit_mask(best.suit())))
 }
 
 /// The longest suit of `cards`; ties go to the higher top card, then to the higher suit.
@@ -177,10 +181,13 @@ fn longest_suit(cards: CardSet) -> Option<Suit> {
 /// The lowest-ranked card, side suits before `trump`, ties to the lower suit.
 fn lowest(cards: CardSet, trump: Option<Suit>) -> Card {
     let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit_mask);
-    (cards - trumps)
-        .lowest_rank()
-        .or((cards & trumps).lowest_rank())
-        .expect("a card")
+    lowest_set(cards, trumps).first().expect("a card")
+}
+
+/// [`lowest`] as a one-card set, without branches; `trumps` is the trump suit's mask.
+fn lowest_set(cards: CardSet, trumps: CardSet) -> CardSet {
+    let side = (cards - trumps).lowest_rank_set();
+    CardSet::select(side.any(), side, (cards & trumps).lowest_rank_set())
 }
 
 /// The highest-ranked card, ties to the higher suit.

@@ -37,8 +37,8 @@ pub trait BidPolicy: Send + Sync {
 
 /// Decides which card a seat plays.
 pub trait PlayPolicy: Send + Sync {
-    /// The card for the seat in `view`; it must be in [`PlayView::legal`]. The runner only asks
-    /// when there are at least two legal cards.
+    /// The card for the seat in `view`; it must be in [`PlayView::legal`]. The runner does not
+    /// ask for a seat's last card.
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card;
 }
 
