@@ -92,12 +92,19 @@ fn defender_lead(view: &PlayView, hand: CardSet) -> Card {
 }
 
 /// The first suit (clubs first) whose top card in `cards` no `unseen` card of its suit beats,
-/// and that card.
+/// and that card. Branch-free over the four suits: whether a card is a master is random data.
 fn master_top(cards: CardSet, unseen: CardSet) -> Option<Card> {
-    Suit::ALL.into_iter().find_map(|suit| {
-        let top = cards.of_suit(suit).last()?;
-        unseen.above_in_suit(top).is_empty().then_some(top)
-    })
+    let mut found = CardSet::EMPTY;
+    for suit in Suit::ALL.into_iter().rev() {
+        let lane = CardSet::suit_mask(suit);
+        let mine = (cards & lane).0;
+        // The top card as a one-bit set (empty when the suit is void: bit 0 is never a card).
+        let top = (1u64 << (63 - (mine | 1).leading_zeros())) & mine;
+        let above = lane.0 & !((top << 1).wrapping_sub(1));
+        let master = top != 0 && unseen.0 & above == 0;
+        found = CardSet::select(master, CardSet(top), found);
+    }
+    found.first()
 }
 
 fn follow(view: &PlayView, legal: CardSet, best: Card, winner: usize) -> Card {
@@ -160,22 +167,18 @@ fn winning_cards(legal: CardSet, best: Card, trumps: CardSet) -> CardSet {
 
 /// The longest suit of `cards`; ties go to the higher top card, then to the higher suit.
 fn longest_suit(cards: CardSet) -> Option<Suit> {
-    let mut best = None;
-    let mut best_key = 0;
-    for suit in Suit::ALL {
-        let lane = cards.of_suit(suit).0 >> (16 * suit as u32);
-        // Length first, then the top card's rank (its bit index in the lane).
-        let key = if lane == 0 {
-            0
-        } else {
-            lane.count_ones() << 4 | (63 - lane.leading_zeros())
-        };
-        if key != 0 && key >= best_key {
-            best_key = key;
-            best = Some(suit);
-        }
-    }
-    best
+    // Key: length, then the top card's bit in its lane, then the suit; a void suit scores 0.
+    let best = Suit::ALL
+        .into_iter()
+        .map(|suit| {
+            let lane = cards.of_suit(suit).0 >> (16 * suit as u32);
+            let top = 63 - (lane | 1).leading_zeros();
+            let key = lane.count_ones() << 4 | top;
+            (key << 2 | suit as u32) * u32::from(lane != 0)
+        })
+        .max()
+        .unwrap_or(0);
+    (best != 0).then(|| Suit::ALL[(best & 3) as usize])
 }
 
 /// The lowest-ranked card, side suits before `trump`, ties to the lower suit.
