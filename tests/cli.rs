@@ -324,3 +324,83 @@ fn unwritable_output_is_a_runtime_error_and_leaves_no_file() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("error: cannot write"), "{stderr}");
 }
+
+#[test]
+fn every_profile_simulates_and_deals_at_every_table_size() {
+    let list = napsim().args(["rules", "list"]).output().unwrap();
+    let names: Vec<String> = String::from_utf8(list.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    for name in ["heather-1875", "rulebook", "pub-guide", "encyclopedia"] {
+        assert!(names.iter().any(|n| n == name), "rules list lacks {name}");
+    }
+    for name in &names {
+        let profile = napsim::rules::Profile::builtin(name).unwrap();
+        for players in profile.min_players()..=profile.max_players() {
+            let n = players.to_string();
+            napsim()
+                .args([
+                    "--rules", name, "simulate", "--deals", "3000", "--seed", "1", "--quiet",
+                ])
+                .args(["--players", &n])
+                .assert()
+                .success();
+            let out = napsim()
+                .args([
+                    "--rules", name, "deal", "--json", "--count", "20", "--seed", "2",
+                ])
+                .args(["--players", &n])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{name} at {players}");
+            let text = String::from_utf8(out.stdout).unwrap();
+            for line in text.lines() {
+                let rec: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert_eq!(rec["profile"], name.as_str());
+                let total: i64 = rec["payments"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_i64().unwrap())
+                    .sum();
+                assert_eq!(total, 0, "{name}: payments balance");
+            }
+        }
+        let too_many = (profile.max_players() + 1).to_string();
+        assert_bad_input(
+            &["--rules", name, "simulate", "--players", &too_many],
+            "players",
+        );
+    }
+}
+
+#[test]
+fn every_shown_profile_plays_identically_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["rulebook", "pub-guide", "encyclopedia"] {
+        let shown = napsim()
+            .args(["rules", "show", name])
+            .output()
+            .unwrap()
+            .stdout;
+        let file = dir.path().join(format!("copy-of-{name}.toml"));
+        std::fs::write(&file, shown).unwrap();
+        let args = ["deal", "--json", "--count", "30", "--seed", "4"];
+        let builtin = napsim()
+            .args(["--rules", name])
+            .args(args)
+            .output()
+            .unwrap()
+            .stdout;
+        let copy = napsim()
+            .arg("--rules")
+            .arg(&file)
+            .args(args)
+            .output()
+            .unwrap()
+            .stdout;
+        assert_eq!(builtin, copy, "{name}");
+    }
+}

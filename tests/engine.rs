@@ -171,3 +171,78 @@ fn known_answer_first_deal_of_first_block() {
 }
 
 const KNOWN_FIRST_DEAL: &str = "8S 7D 5D 3D AC / 4S KH 6D JC 4C / KS 8H 2H QD KC / AS 2S TD 9C 5C";
+
+/// Whether `order` is `gathered` cut once (its top `c` cards moved to the bottom) with each
+/// packet holding at least `min` cards.
+fn is_cut_of(order: &[Card], gathered: &[Card], min: usize) -> bool {
+    (min..=gathered.len() - min).any(|c| {
+        let mut cut = gathered.to_vec();
+        cut.rotate_left(c);
+        cut == order
+    })
+}
+
+#[test]
+fn limited_shuffling_gathers_tricks_then_stock_and_cuts() {
+    let profile = load_profile("rulebook").unwrap();
+    let bid = napsim::policy::bid_policy("always:bid=three", &profile).unwrap();
+    let play = napsim::policy::play_policy("heuristic", &profile).unwrap();
+    let table = napsim::game::Table::uniform(bid.as_ref(), play.as_ref());
+    let (mut deal_rng, mut policy_rng) = block_streams(11, 0);
+    let mut shuffler = Shuffler::new(&profile, 4);
+    let mut gathered_checks = 0;
+    for dealer in (0..4).cycle().take(40) {
+        let dealt = shuffler.deal(dealer, &mut deal_rng);
+        let stock: Vec<Card> = shuffler.order()[20..].to_vec();
+        let mut state = DealState::new(&profile, dealer, dealt.hands(4));
+        napsim::game::run_deal(&mut state, &table, &mut policy_rng);
+        // The model: tricks in play order, then cards still in hand, then the stock.
+        let mut gathered: Vec<Card> = state.history().to_vec();
+        for i in 0..4 {
+            gathered.extend(state.hand((dealer + 1 + i) % 4));
+        }
+        gathered.extend(stock);
+        let reshuffle = state.made() == Some(true)
+            && profile.bid(state.contract().unwrap().bid).tricks_needed() == 5;
+        shuffler.collect(&state);
+        let next = shuffler.deal((dealer + 1) % 4, &mut deal_rng);
+        if reshuffle {
+            continue;
+        }
+        gathered_checks += 1;
+        assert!(
+            is_cut_of(shuffler.order(), &gathered, 1),
+            "deal after dealer {dealer}: not a cut of the gathered pack"
+        );
+        // The next deal gives three then two cards to each seat from the dealer's left.
+        let order = shuffler.order();
+        let eldest = (dealer + 2) % 4;
+        let first_round: CardSet = order[0..3].iter().copied().collect();
+        assert!(
+            (next.hands[eldest] & first_round) == first_round,
+            "eldest receives the top three cards"
+        );
+        // Put this deal back so the loop deals from a consistent pack.
+        let mut replay = DealState::new(&profile, (dealer + 1) % 4, next.hands(4));
+        napsim::game::run_deal(&mut replay, &table, &mut policy_rng);
+        shuffler.collect(&replay);
+    }
+    assert!(gathered_checks >= 10);
+}
+
+#[test]
+fn limited_shuffling_reshuffles_after_an_all_pass_deal() {
+    let profile = load_profile("rulebook").unwrap();
+    let (mut deal_rng, _) = block_streams(5, 0);
+    let mut shuffler = Shuffler::new(&profile, 4);
+    let dealt = shuffler.deal(0, &mut deal_rng);
+    let mut state = DealState::new(&profile, 0, dealt.hands(4));
+    for _ in 0..4 {
+        state.call(Call::Pass).unwrap();
+    }
+    let before = shuffler.order().to_vec();
+    shuffler.collect(&state);
+    shuffler.deal(1, &mut deal_rng);
+    // "the next dealer shuffles": the pack is no longer a cut of the old order.
+    assert!(!is_cut_of(shuffler.order(), &before, 1));
+}

@@ -4,8 +4,16 @@ use napsim::cards::{Card, CardSet, Rank, Suit, parse_cards};
 use napsim::game::{DealState, Phase, Shuffler, Table, play_session, run_deal};
 use napsim::policy::{Spec, bid_policy, play_policy};
 use napsim::rng::block_streams;
-use napsim::rules::Profile;
+use napsim::rules::{BUILTIN, Profile};
 use proptest::prelude::*;
+
+/// Every built-in profile.
+fn profiles() -> Vec<Profile> {
+    BUILTIN
+        .iter()
+        .map(|(name, _)| Profile::builtin(name).unwrap())
+        .collect()
+}
 
 const BIDS: &[&str] = &[
     "threshold",
@@ -58,11 +66,13 @@ proptest! {
 
     #[test]
     fn deals_conserve_cards_play_legally_and_balance(
-        seed in any::<u64>(), block in 0u64..1000, players in 3usize..=7,
+        seed in any::<u64>(), block in 0u64..1000, which in 0..BUILTIN.len(), table in 0usize..5,
         bid in 0..BIDS.len(), play in 0..PLAYS.len(),
     ) {
-        let profile = Profile::default_profile();
-        let state = play_one(&profile, players, seed, block, BIDS[bid], PLAYS[play]);
+        let profile = &profiles()[which];
+        let players = profile.min_players() + table % (profile.max_players() - profile.min_players() + 1);
+        let bid_spec = if BIDS[bid].contains("wellington") { "threshold:three=6,four=8,nap=10" } else { BIDS[bid] };
+        let state = play_one(profile, players, seed, block, bid_spec, PLAYS[play]);
         prop_assert_eq!(state.phase(), Phase::Finished);
 
         // Every card dealt once: five each, no overlaps, all from the pack.
@@ -77,7 +87,7 @@ proptest! {
 
         // Every play legal: the same calls and cards replay through the checked API.
         let hands: Vec<CardSet> = (0..players).map(|s| state.dealt(s)).collect();
-        let mut replay = DealState::new(&profile, state.dealer(), &hands);
+        let mut replay = DealState::new(profile, state.dealer(), &hands);
         for &call in state.calls() {
             prop_assert!(replay.call(call).is_ok(), "illegal call {:?}", call);
         }
@@ -99,8 +109,19 @@ proptest! {
         prop_assert_eq!(declarer_tricks, state.declarer_tricks());
         match state.contract() {
             Some(c) => {
-                prop_assert_eq!(state.tricks_done(), 5);
-                prop_assert_eq!(state.trump(), Some(state.trick_cards(0)[0].suit()));
+                // A lost misère ends at the first trick the declarer takes.
+                let misere_lost = profile.bid(c.bid).is_misere() && declarer_tricks > 0;
+                if misere_lost {
+                    prop_assert_eq!(state.trick_winner(state.tricks_done() - 1), c.declarer);
+                    prop_assert_eq!(declarer_tricks, 1);
+                } else {
+                    prop_assert_eq!(state.tricks_done(), 5);
+                }
+                let trump = match profile.bid(c.bid).trump() {
+                    napsim::rules::TrumpRule::FirstLead => Some(state.trick_cards(0)[0].suit()),
+                    napsim::rules::TrumpRule::NoTrump => None,
+                };
+                prop_assert_eq!(state.trump(), trump);
                 prop_assert_eq!(state.trick_leader(0), c.declarer);
             }
             None => prop_assert_eq!(state.history().len(), 0),
@@ -108,6 +129,33 @@ proptest! {
 
         // Payments sum to zero.
         prop_assert_eq!(state.payments().iter().sum::<i64>(), 0);
+    }
+
+    #[test]
+    fn consecutive_deals_conserve_the_pack_under_every_profile(seed in any::<u64>(), which in 0..BUILTIN.len()) {
+        let profile = &profiles()[which];
+        let players = profile.min_players() + (seed % 3) as usize;
+        let bid = bid_policy("threshold", profile).unwrap();
+        let play = play_policy("heuristic", profile).unwrap();
+        let table = Table::uniform(bid.as_ref(), play.as_ref());
+        let (mut deal_rng, mut policy_rng) = block_streams(seed, 0);
+        let mut shuffler = Shuffler::new(profile, players);
+        for k in 0..12 {
+            let dealer = k % players;
+            let dealt = shuffler.deal(dealer, &mut deal_rng);
+            let mut all = dealt.stock;
+            for hand in dealt.hands(players) {
+                prop_assert_eq!(hand.count(), 5);
+                prop_assert!((all & *hand).is_empty());
+                all |= *hand;
+            }
+            prop_assert_eq!(all, profile.pack(players));
+            let mut state = DealState::new(profile, dealer, dealt.hands(players));
+            run_deal(&mut state, &table, &mut policy_rng);
+            prop_assert_eq!(state.payments().iter().sum::<i64>(), 0);
+            shuffler.collect(&state);
+            prop_assert_eq!(shuffler.order().len(), profile.pack(players).count() as usize);
+        }
     }
 
     #[test]

@@ -42,6 +42,9 @@ pub fn play_deals<E>(
         };
         let mut state = DealState::new(config.profile, dealer, &hands);
         run_deal(&mut state, table, &mut policy_rng);
+        if config.hands.is_none() {
+            shuffler.collect(&state);
+        }
         visit(&state, number)?;
         dealer = (dealer + 1) % players;
     }

@@ -79,12 +79,14 @@ pub fn simulate_block(config: &SimulateConfig, mut block: Block) -> SimulateTall
     };
     let table = Table::uniform(config.bid, config.play);
     let mut shuffler = Shuffler::new(profile, players);
-    // Each block starts from a fresh shuffle; the dealer rotates left from seat 0.
+    // Each block starts from a fresh shuffle (and, with limited shuffling, carries the pack
+    // from deal to deal); the dealer rotates left from seat 0.
     let mut dealer = 0;
     for _ in 0..block.len {
         let dealt = shuffler.deal(dealer, &mut block.deal_rng);
         let mut state = DealState::new(profile, dealer, dealt.hands(players));
         run_deal(&mut state, &table, &mut block.policy_rng);
+        shuffler.collect(&state);
         match state.contract() {
             None => tally.passed_out += 1,
             Some(contract) => {

@@ -8,9 +8,10 @@
 //! This is the same distribution at a fraction of the cost (no draw for the cut, none for the
 //! cards that stay in the stock).
 
+use super::state::DealState;
 use crate::cards::{Card, CardSet};
 use crate::rng::{SimRng, below};
-use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile};
+use crate::rules::{Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle};
 
 /// The hands of one deal and the undealt stock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,19 +29,32 @@ impl Dealt {
     }
 }
 
-/// Deals hands from a profile's pack. Keeps the pack in an array that the partial shuffle
-/// permutes in place, so a deal allocates nothing.
+/// Deals hands from a profile's pack, allocation-free per deal.
+///
+/// With [`Shuffle::EveryDeal`] it draws the dealt cards by a partial Fisher-Yates shuffle (see
+/// the module docs). With [`Shuffle::Limited`] it keeps the physical order of the whole pack:
+/// [`Shuffler::collect`] gathers a finished deal's cards as the profile's [`Gather`] model says
+/// (or marks the pack for a shuffle), and the next [`Shuffler::deal`] shuffles if due, cuts and
+/// deals from the top.
 #[derive(Clone, Debug)]
 pub struct Shuffler {
+    /// The pack, top card first (with every-deal shuffling, only a permutation to draw from).
     pack: Vec<Card>,
+    scratch: Vec<Card>,
     pack_set: CardSet,
     players: usize,
     /// For each position in dealing order, the seat offset from the dealer's left.
     order: Vec<u8>,
+    shuffle: Shuffle,
+    /// The fewest cards in each packet of the cut, when the pack is cut.
+    cut: Option<usize>,
+    /// Whether the next deal starts with a full shuffle (limited shuffling).
+    due: bool,
 }
 
 impl Shuffler {
-    /// A shuffler for `profile` at a table of `players` (already checked against the profile).
+    /// A shuffler for `profile` at a table of `players` (already checked against the profile),
+    /// starting from a fresh shuffle.
     pub fn new(profile: &Profile, players: usize) -> Shuffler {
         let pack_set = profile.pack(players);
         let mut order = Vec::with_capacity(players * HAND_SIZE);
@@ -53,9 +67,13 @@ impl Shuffler {
         }
         Shuffler {
             pack: pack_set.to_vec(),
+            scratch: Vec::with_capacity(pack_set.count() as usize),
             pack_set,
             players,
             order,
+            shuffle: profile.shuffle(),
+            cut: profile.cut().then(|| profile.min_cut_packet()),
+            due: true,
         }
     }
 
@@ -64,15 +82,42 @@ impl Shuffler {
         self.pack_set
     }
 
+    /// The pack's order, top card first (meaningful with limited shuffling).
+    pub fn order(&self) -> &[Card] {
+        &self.pack
+    }
+
+    /// Makes the next deal start from a fresh shuffle (a new session).
+    pub fn reset(&mut self) {
+        self.due = true;
+    }
+
     /// Deals one deal with `dealer` dealing: the first card goes to the dealer's left.
     #[inline]
     pub fn deal(&mut self, dealer: usize, rng: &mut SimRng) -> Dealt {
-        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         let len = self.pack.len();
+        let limited = matches!(self.shuffle, Shuffle::Limited { .. });
+        if limited {
+            if self.due {
+                for i in 0..len - 1 {
+                    let j = i + below(rng, (len - i) as u64) as usize;
+                    self.pack.swap(i, j);
+                }
+                self.due = false;
+            }
+            if let Some(min) = self.cut {
+                // The top packet of `c` cards goes to the bottom.
+                let c = min + below(rng, (len + 1 - 2 * min) as u64) as usize;
+                self.pack.rotate_left(c);
+            }
+        }
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         let mut dealt = CardSet::EMPTY;
         for (i, &offset) in self.order.iter().enumerate() {
-            let j = i + below(rng, (len - i) as u64) as usize;
-            self.pack.swap(i, j);
+            if !limited {
+                let j = i + below(rng, (len - i) as u64) as usize;
+                self.pack.swap(i, j);
+            }
             let card = self.pack[i];
             // dealer + 1 + offset < 2 * players: one subtraction replaces a division.
             let mut seat = dealer + 1 + offset as usize;
@@ -87,12 +132,68 @@ impl Shuffler {
             stock: self.pack_set - dealt,
         }
     }
+
+    /// Gathers the cards of the finished deal `state` (dealt by this shuffler) for the next
+    /// deal, or marks the pack for a shuffle, as the profile's limited shuffling says. Does
+    /// nothing with a shuffle every deal.
+    pub fn collect(&mut self, state: &DealState) {
+        let Shuffle::Limited {
+            gather,
+            after_made,
+            after_all_pass,
+        } = self.shuffle
+        else {
+            return;
+        };
+        let reshuffle = match state.contract() {
+            None => after_all_pass,
+            Some(c) => state.made() == Some(true) && after_made.is_some_and(|m| c.bid >= m),
+        };
+        if reshuffle {
+            self.due = true;
+            return;
+        }
+        let dealt = self.order.len();
+        self.scratch.clear();
+        if gather == Gather::StockThenTricks {
+            self.scratch.extend_from_slice(&self.pack[dealt..]);
+        }
+        self.scratch.extend_from_slice(state.history());
+        for i in 0..self.players {
+            let seat = (state.dealer() + 1 + i) % self.players;
+            self.scratch.extend(state.hand(seat));
+        }
+        if gather == Gather::TricksThenStock {
+            self.scratch.extend_from_slice(&self.pack[dealt..]);
+        }
+        debug_assert_eq!(self.scratch.len(), self.pack.len());
+        std::mem::swap(&mut self.pack, &mut self.scratch);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::base_rng;
+
+    #[test]
+    fn limited_shuffling_gathers_and_cuts_without_losing_cards() {
+        let text = Profile::default_profile().toml().replace(
+            "shuffle = \"every-deal\"",
+            "shuffle = \"limited\"\ngather = \"tricks-then-stock\"\nreshuffle_after_made = \"nap\"",
+        );
+        let profile = Profile::from_toml(&text, "test").unwrap();
+        let mut s = Shuffler::new(&profile, 4);
+        let mut rng = base_rng(9);
+        for dealer in [0, 1, 2, 3, 0, 1] {
+            let d = s.deal(dealer, &mut rng);
+            let state = DealState::new(&profile, dealer, d.hands(4));
+            // Passed out (no calls made yet counts as unfinished; gather the hands).
+            s.collect(&state);
+            let order: CardSet = s.order().iter().copied().collect();
+            assert_eq!((order, s.order().len()), (CardSet::FULL, 52));
+        }
+    }
 
     #[test]
     fn every_card_dealt_once() {

@@ -20,8 +20,8 @@ pub struct SessionResult {
     pub win_share_420: [u32; MAX_PLAYERS],
 }
 
-/// Plays one session of the profile's length: a random first dealer, then the deal passing
-/// left. Cards come from `deal_rng`; policies draw from `policy_rng`.
+/// Plays one session of the profile's length: a fresh shuffle and a random first dealer, then
+/// the deal passing left. Cards come from `deal_rng`; policies draw from `policy_rng`.
 pub fn play_session(
     profile: &Profile,
     shuffler: &mut Shuffler,
@@ -30,6 +30,7 @@ pub fn play_session(
     deal_rng: &mut SimRng,
     policy_rng: &mut SimRng,
 ) -> SessionResult {
+    shuffler.reset();
     let mut dealer = match profile.first_dealer() {
         FirstDealer::Random => below(deal_rng, players as u64) as usize,
     };
@@ -43,6 +44,7 @@ pub fn play_session(
         let dealt = shuffler.deal(dealer, deal_rng);
         let mut state = DealState::new(profile, dealer, dealt.hands(players));
         run_deal(&mut state, table, policy_rng);
+        shuffler.collect(&state);
         result.deals += 1;
         if state.contract().is_none() {
             result.passed_out += 1;

@@ -108,7 +108,7 @@ pub struct DealState<'p> {
     played_count: u8,
     /// Cards in the trick in progress.
     in_trick: u8,
-    /// The trick in progress (0-based).
+    /// Tricks completed (so also the index of the trick in progress).
     trick: u8,
     /// The seat to act (meaningless once finished).
     next: u8,
@@ -214,11 +214,7 @@ impl<'p> DealState<'p> {
     }
     /// Tricks completed so far.
     pub fn tricks_done(&self) -> usize {
-        if self.phase == Phase::Finished && self.played_count > 0 {
-            HAND_SIZE
-        } else {
-            self.trick as usize
-        }
+        self.trick as usize
     }
     /// The pack in play.
     pub fn pack(&self) -> CardSet {
@@ -404,10 +400,13 @@ impl<'p> DealState<'p> {
             self.tricks_won[winner as usize] += 1;
             self.in_trick = 0;
             self.next = winner;
-            if trick + 1 == HAND_SIZE {
+            self.trick += 1;
+            // A misère fails, and the deal ends, as soon as the declarer takes a trick.
+            let misere_lost =
+                self.misere && self.contract.is_some_and(|c| c.declarer == winner as usize);
+            if trick + 1 == HAND_SIZE || misere_lost {
                 self.phase = Phase::Finished;
             } else {
-                self.trick += 1;
                 self.trick_leaders[trick + 1] = winner;
             }
         } else {

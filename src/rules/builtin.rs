@@ -4,10 +4,24 @@
 pub const DEFAULT_PROFILE: &str = "heather-1875";
 
 /// Every built-in profile: its name and its TOML text.
-pub const BUILTIN: &[(&str, &str)] = &[(
-    "heather-1875",
-    include_str!("../../configs/rules/heather-1875.toml"),
-)];
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "heather-1875",
+        include_str!("../../configs/rules/heather-1875.toml"),
+    ),
+    (
+        "rulebook",
+        include_str!("../../configs/rules/rulebook.toml"),
+    ),
+    (
+        "pub-guide",
+        include_str!("../../configs/rules/pub-guide.toml"),
+    ),
+    (
+        "encyclopedia",
+        include_str!("../../configs/rules/encyclopedia.toml"),
+    ),
+];
 
 /// The names of the built-in profiles, in listing order.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {

@@ -13,8 +13,8 @@ mod raw;
 
 pub use builtin::{BUILTIN, DEFAULT_PROFILE, builtin_names};
 pub use profile::{
-    AllPass, Bid, BidId, BidKind, FirstDealer, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle, Ties,
-    TrumpRule,
+    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle,
+    Ties, TrumpRule,
 };
 pub use raw::{AuctionRules, BidRules, DealRules, PackRules, RuleSet, SessionRules, TableRules};
 

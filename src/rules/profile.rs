@@ -106,6 +106,28 @@ impl Bid {
 pub enum Shuffle {
     /// A fresh shuffle before every deal.
     EveryDeal,
+    /// The traditional practice: between deals the cards are gathered (in the order `gather`
+    /// says) and cut, and the pack is shuffled only at the start of a session or block, after a
+    /// made contract of `after_made` or higher, and (if `after_all_pass`) after an all-pass deal.
+    Limited {
+        /// How the cards are gathered.
+        gather: Gather,
+        /// The lowest bid whose made contract triggers a shuffle (None: never).
+        after_made: Option<BidId>,
+        /// Whether an all-pass deal triggers a shuffle.
+        after_all_pass: bool,
+    },
+}
+
+/// How the cards of a finished deal are gathered into the pack for the next one (no source
+/// says; these are the two natural models). The first card listed ends up on top of the pack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gather {
+    /// The tricks in the order they were played, each trick's cards in play order, then any
+    /// cards still in hand (seats from the dealer's left), then the undealt stock.
+    TricksThenStock,
+    /// The undealt stock on top, then the tricks and cards in hand as above.
+    StockThenTricks,
 }
 
 /// What an all-pass auction does.
@@ -220,10 +242,10 @@ impl Profile {
             }
         }
 
-        let shuffle = v.choice(
+        let shuffle_kind = v.choice(
             &raw.deal.shuffle,
             "deal.shuffle",
-            &[("every-deal", Shuffle::EveryDeal)],
+            &[("every-deal", false), ("limited", true)],
         );
         let all_pass = v.choice(
             &raw.auction.all_pass,
@@ -255,6 +277,7 @@ impl Profile {
         );
 
         let bids = validate_bids(&raw.bids, &mut v);
+        let shuffle = validate_shuffle(&raw.deal, shuffle_kind, &bids, &mut v);
 
         let mut profile = Profile {
             name: raw.name.clone(),
@@ -266,7 +289,7 @@ impl Profile {
             lowest_rank,
             lowest_rank_by_players,
             packs: [CardSet::EMPTY; MAX_PLAYERS + 1],
-            shuffle: shuffle.unwrap_or(Shuffle::EveryDeal),
+            shuffle,
             cut: raw.deal.cut,
             min_cut_packet: raw.deal.min_cut_packet as usize,
             batches: raw.deal.batches.iter().map(|&b| b.min(255) as u8).collect(),
@@ -453,6 +476,58 @@ impl Profile {
             .map(|b| b.name.as_str())
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+fn validate_shuffle(
+    deal: &super::raw::DealRules,
+    limited: Option<bool>,
+    bids: &[Bid],
+    v: &mut Validator,
+) -> Shuffle {
+    let limited_only = "applies only with shuffle = \"limited\"";
+    if limited != Some(true) {
+        v.check(deal.gather.is_none(), "deal.gather", limited_only);
+        v.check(
+            deal.reshuffle_after_made.is_none(),
+            "deal.reshuffle_after_made",
+            limited_only,
+        );
+        v.check(
+            deal.reshuffle_after_all_pass.is_none(),
+            "deal.reshuffle_after_all_pass",
+            limited_only,
+        );
+        return Shuffle::EveryDeal;
+    }
+    let gather = match deal.gather.as_deref() {
+        Some(text) => v.choice(
+            text,
+            "deal.gather",
+            &[
+                ("tricks-then-stock", Gather::TricksThenStock),
+                ("stock-then-tricks", Gather::StockThenTricks),
+            ],
+        ),
+        None => {
+            v.problem("deal.gather", "limited shuffling needs a gathering model: \"tricks-then-stock\" or \"stock-then-tricks\"");
+            None
+        }
+    };
+    let after_made = deal.reshuffle_after_made.as_ref().and_then(|name| {
+        let found = bids.iter().position(|b| &b.name == name);
+        if found.is_none() {
+            v.problem(
+                "deal.reshuffle_after_made",
+                &format!("'{name}' is not a bid of this ladder"),
+            );
+        }
+        found.map(|i| BidId(i as u8))
+    });
+    Shuffle::Limited {
+        gather: gather.unwrap_or(Gather::TricksThenStock),
+        after_made,
+        after_all_pass: deal.reshuffle_after_all_pass.unwrap_or(false),
     }
 }
 

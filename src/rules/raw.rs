@@ -54,8 +54,20 @@ pub struct PackRules {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct DealRules {
-    /// When the pack is shuffled: `"every-deal"`.
+    /// When the pack is shuffled: `"every-deal"`, or `"limited"` (gathered and cut between
+    /// deals, shuffled only at the start and when `reshuffle_after_made` or
+    /// `reshuffle_after_all_pass` says so).
     pub shuffle: String,
+    /// With limited shuffling, how the cards are gathered: `"tricks-then-stock"` or
+    /// `"stock-then-tricks"` (see `crate::rules::Gather`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gather: Option<String>,
+    /// With limited shuffling, the lowest bid whose made contract makes the next dealer shuffle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reshuffle_after_made: Option<String>,
+    /// With limited shuffling, whether the next dealer shuffles after an all-pass deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reshuffle_after_all_pass: Option<bool>,
     /// Whether the pack is cut before dealing.
     pub cut: bool,
     /// The fewest cards each packet of the cut must hold.
