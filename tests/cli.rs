@@ -404,3 +404,116 @@ fn every_shown_profile_plays_identically_from_a_file() {
         assert_eq!(builtin, copy, "{name}");
     }
 }
+
+#[test]
+fn deal_replays_a_real_game_and_settles_a_revoke_as_the_profile_says() {
+    let hands = "AC KC QC JC TC/AS KS QS 2H 2D/AH KH QH JH TH/AD KD QD JD 9C";
+    let revoke = [
+        "deal",
+        "--hands",
+        hands,
+        "--calls",
+        "pass,four,pass,pass",
+        "--plays",
+        "AS TH JD TC 2D JH 9C",
+    ];
+    let out = napsim()
+        .args(["--rules", "encyclopedia"])
+        .args(revoke)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rec["payments"], serde_json::json!([0, 12, 0, -12]));
+    assert_eq!(rec["revoke"], serde_json::json!({"seat": 3, "card": "9C"}));
+    // Without a revoke rule the same card is refused.
+    assert_bad_input(&revoke, "must follow suit");
+    // A complete legal game is scored.
+    let full = "AS TH JD TC KS JH QD JC QS QH KD QC 2H AH AD KC KH 9C AC 2D";
+    let out = napsim()
+        .args([
+            "deal",
+            "--json",
+            "--hands",
+            hands,
+            "--calls",
+            "pass,four,pass,pass",
+            "--plays",
+            full,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rec["declarer_tricks"], 3);
+    assert_eq!(rec["payments"], serde_json::json!([4, -12, 4, 4]));
+    assert_bad_input(
+        &[
+            "deal",
+            "--hands",
+            hands,
+            "--calls",
+            "pass,four,pass",
+            "--plays",
+            "AS",
+        ],
+        "one call per seat",
+    );
+    assert_bad_input(
+        &[
+            "deal",
+            "--hands",
+            hands,
+            "--calls",
+            "pass,five,pass,pass",
+            "--plays",
+            "AS",
+        ],
+        "'five'",
+    );
+    assert_bad_input(
+        &[
+            "deal",
+            "--hands",
+            hands,
+            "--calls",
+            "pass,four,three,pass",
+            "--plays",
+            "AS",
+        ],
+        "call 3",
+    );
+    assert_bad_input(
+        &[
+            "deal",
+            "--hands",
+            hands,
+            "--calls",
+            "pass,four,pass,pass",
+            "--plays",
+            "AS TH",
+        ],
+        "ends after 2 cards",
+    );
+    assert_bad_input(
+        &[
+            "deal",
+            "--hands",
+            hands,
+            "--calls",
+            "pass,four,pass,pass",
+            "--plays",
+            "KH",
+        ],
+        "does not hold",
+    );
+    assert_bad_input(
+        &["deal", "--calls", "pass,four,pass,pass", "--plays", "AS"],
+        "required",
+    );
+}

@@ -52,7 +52,7 @@ fn worked_examples_from_the_sources() {
         }
         for card in parse_cards(&ex.plays).unwrap_or_else(|e| panic!("{ctx}: {e}")) {
             state
-                .play(card)
+                .play_replayed(card)
                 .unwrap_or_else(|e| panic!("{ctx}: play {card}: {e}"));
         }
         assert_eq!(state.phase(), Phase::Finished, "{ctx}: deal not finished");
@@ -81,6 +81,31 @@ fn hands(text: &str) -> Vec<CardSet> {
 
 fn card(text: &str) -> Card {
     text.parse().unwrap()
+}
+
+#[test]
+fn a_revoke_is_refused_where_the_profile_has_no_revoke_rule() {
+    let profile = Profile::default_profile();
+    let deal = hands("AC KC QC JC TC/AS KS QS 2H 2D/AH KH QH JH TH/AD KD QD JD 9C");
+    let mut state = DealState::new(&profile, 0, &deal);
+    state
+        .call(Call::Bid(profile.bid_id("four").unwrap()))
+        .unwrap();
+    for _ in 0..3 {
+        state.call(Call::Pass).unwrap();
+    }
+    for c in ["AS", "TH", "JD", "TC", "2D", "JH"] {
+        state.play_replayed(card(c)).unwrap();
+    }
+    assert_eq!(
+        state.play_replayed(card("9C")),
+        Err(IllegalPlay::MustFollowSuit)
+    );
+    assert_eq!(
+        state.phase(),
+        Phase::Play,
+        "the refused card leaves the deal as it was"
+    );
 }
 
 #[test]

@@ -2,4 +2,5 @@
 //! tallies into result rows.
 
 pub mod deals;
+pub mod replay;
 pub mod simulate;

@@ -72,6 +72,14 @@ pub struct DealArgs {
     /// Fixed hands for every deal: "h0/h1/...", seat 0 first, e.g. "AS KS QS JS TS/2H 3H 4H 5H 6H/...".
     #[arg(long)]
     pub hands: Option<String>,
+    /// Replay a real game instead of using policies: every seat's call in speaking order
+    /// (`pass,three,pass,pass`); needs --hands and --plays. The dealer defaults to the last seat,
+    /// so that seat 0 speaks first.
+    #[arg(long, requires = "hands", requires = "plays")]
+    pub calls: Option<String>,
+    /// With --calls: every card played, in order (`"AS 3S 7S KS ..."`).
+    #[arg(long, requires = "calls")]
+    pub plays: Option<String>,
     /// Policies.
     #[command(flatten)]
     pub policies: PolicyArgs,

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::Failure;
 use super::args::{Cli, Command, DealArgs, RulesAction, SimulateArgs};
 use crate::analysis::deals::{DealsConfig, play_deals};
+use crate::analysis::replay::{Replay, parse_calls, parse_plays, replay};
 use crate::analysis::simulate::{self, SimulateConfig};
 use crate::cards::parse_deal;
 use crate::game::Table;
@@ -67,6 +68,9 @@ fn deal_command(rules_arg: &str, args: DealArgs) -> Result<(), Failure> {
         )?),
         None => None,
     };
+    if let (Some(calls), Some(hands)) = (&args.calls, &hands) {
+        return replay_command(&profile, &args, calls, hands.clone());
+    }
     let bid = bid_policy(&args.policies.bid, &profile)?;
     let play = play_policy(&args.policies.play, &profile)?;
     let table = Table::uniform(bid.as_ref(), play.as_ref());
@@ -92,6 +96,33 @@ fn deal_command(rules_arg: &str, args: DealArgs) -> Result<(), Failure> {
         out.write_all(text.as_bytes()).map_err(stdout_failure)
     })?;
     out.flush().map_err(stdout_failure)
+}
+
+fn replay_command(
+    profile: &Profile,
+    args: &DealArgs,
+    calls: &str,
+    hands: Vec<crate::cards::CardSet>,
+) -> Result<(), Failure> {
+    if args.count != 1 {
+        return Err(Failure::input(
+            "a replay (--calls) is one deal: leave out --count",
+        ));
+    }
+    let game = Replay {
+        dealer: args.dealer.unwrap_or(args.players - 1),
+        hands,
+        calls: parse_calls(calls, profile).map_err(Failure::input)?,
+        plays: parse_plays(args.plays.as_deref().unwrap_or("")).map_err(Failure::input)?,
+    };
+    let state = replay(profile, &game).map_err(Failure::input)?;
+    if args.json {
+        let line = serde_json::to_string(&DealRecord::from_state(&state))
+            .map_err(|e| Failure::runtime(format!("cannot write a record: {e}")))?;
+        emit(&(line + "\n"))
+    } else {
+        emit(&report::narrate(&state, 1))
+    }
 }
 
 fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> {

@@ -9,7 +9,7 @@
 use thiserror::Error;
 
 use crate::cards::{Card, CardSet, Suit};
-use crate::rules::{BidId, HAND_SIZE, MAX_PLAYERS, Profile, TrumpRule};
+use crate::rules::{BidId, HAND_SIZE, MAX_PLAYERS, Profile, Revoke, TrumpRule};
 
 /// A seat's call in the auction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -122,6 +122,8 @@ pub struct DealState<'p> {
     played: CardSet,
     /// Per seat, a bit per suit it has shown void in (failed to follow).
     voids: [u8; MAX_PLAYERS],
+    /// A revoke that ended a replayed deal: the seat and the card.
+    revoke: Option<(u8, Card)>,
 }
 
 const NO_CARD: Card = Card::new(crate::cards::Rank::Two, Suit::Clubs);
@@ -157,6 +159,7 @@ impl<'p> DealState<'p> {
             tricks_won: [0; MAX_PLAYERS],
             played: CardSet::EMPTY,
             voids: [0; MAX_PLAYERS],
+            revoke: None,
         }
     }
 
@@ -362,6 +365,26 @@ impl<'p> DealState<'p> {
         Ok(())
     }
 
+    /// Plays `card` from a replayed game: as [`DealState::play`], except that under a profile
+    /// whose revoke rule is [`Revoke::SettleAtOnce`] a failure to follow suit ends the deal, to
+    /// be settled as that rule says.
+    pub fn play_replayed(&mut self, card: Card) -> Result<(), IllegalPlay> {
+        match self.play(card) {
+            Err(IllegalPlay::MustFollowSuit) if self.profile.revoke() == Revoke::SettleAtOnce => {
+                let seat = self.next;
+                self.revoke = Some((seat, card));
+                self.phase = Phase::Finished;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+
+    /// The revoke that ended a replayed deal: the seat and the card.
+    pub fn revoke(&self) -> Option<(usize, Card)> {
+        self.revoke.map(|(seat, card)| (seat as usize, card))
+    }
+
     /// Plays `card` without checking it (debug builds assert legality).
     #[inline]
     pub fn play_unchecked(&mut self, card: Card) {
@@ -426,6 +449,10 @@ impl<'p> DealState<'p> {
             return None;
         }
         let c = self.contract?;
+        if let Some((seat, _)) = self.revoke {
+            // A revoking declarer loses; a revoking defender pays as if the contract were made.
+            return Some(seat as usize != c.declarer);
+        }
         Some(self.profile.bid(c.bid).is_made(self.declarer_tricks()))
     }
 
@@ -437,11 +464,20 @@ impl<'p> DealState<'p> {
             return pay;
         };
         let bid = self.profile.bid(c.bid);
+        let opponents = self.players as i64 - 1;
+        if let Some((revoker, _)) = self.revoke
+            && revoker as usize != c.declarer
+        {
+            // The revoking defender alone pays what all the defenders would have paid.
+            pay[c.declarer] = bid.made() * opponents;
+            pay[revoker as usize] = -bid.made() * opponents;
+            return pay;
+        }
         // Positive: each defender pays the declarer; negative: the declarer pays each defender.
         let per_opponent = if made { bid.made() } else { -bid.failed() };
         for (seat, p) in pay.iter_mut().enumerate().take(self.players as usize) {
             *p = if seat == c.declarer {
-                per_opponent * (self.players as i64 - 1)
+                per_opponent * opponents
             } else {
                 -per_opponent
             };

@@ -12,7 +12,7 @@ mod summary;
 
 pub use meta::Meta;
 pub use narrate::narrate;
-pub use record::{AuctionEntry, ContractRecord, DealRecord, TrickRecord};
+pub use record::{AuctionEntry, ContractRecord, DealRecord, RevokeRecord, TrickRecord};
 pub use summary::simulate_summary;
 
 use std::io::Write;

@@ -52,13 +52,24 @@ pub fn narrate(state: &DealState, number: u64) -> String {
             state.trick_winner(t)
         );
     }
+    if let Some((seat, card)) = state.revoke() {
+        let _ = writeln!(
+            out,
+            "  revoke: seat {seat} played {card} without following suit; play stops"
+        );
+    }
     let made = state.made() == Some(true);
+    let verdict = match (state.revoke().is_some(), made) {
+        (true, true) => "settled as made (a defender revoked)",
+        (true, false) => "settled as lost (the declarer revoked)",
+        (false, true) => "made",
+        (false, false) => "lost",
+    };
     let _ = writeln!(
         out,
-        "  result: declarer took {} trick(s): {} {}",
+        "  result: declarer took {} trick(s): {} {verdict}",
         state.declarer_tricks(),
         bid.label(),
-        if made { "made" } else { "lost" }
     );
     let payments: Vec<String> = state.payments()[..players]
         .iter()

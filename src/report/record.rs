@@ -60,6 +60,18 @@ pub struct DealRecord {
     pub made: Option<bool>,
     /// Units won (+) or paid (-) by each seat.
     pub payments: Vec<i64>,
+    /// A revoke that ended a replayed deal (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revoke: Option<RevokeRecord>,
+}
+
+/// A revoke in a replayed deal.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RevokeRecord {
+    /// The seat that failed to follow suit.
+    pub seat: usize,
+    /// The card it played.
+    pub card: String,
 }
 
 impl DealRecord {
@@ -97,6 +109,10 @@ impl DealRecord {
             declarer_tricks: state.declarer_tricks(),
             made: state.made(),
             payments: state.payments()[..players].to_vec(),
+            revoke: state.revoke().map(|(seat, card)| RevokeRecord {
+                seat,
+                card: card.to_string(),
+            }),
         }
     }
 }

@@ -13,10 +13,12 @@ mod raw;
 
 pub use builtin::{BUILTIN, DEFAULT_PROFILE, builtin_names};
 pub use profile::{
-    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle,
-    Ties, TrumpRule,
+    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, MAX_PLAYERS, Profile, Revoke,
+    Shuffle, Ties, TrumpRule,
 };
-pub use raw::{AuctionRules, BidRules, DealRules, PackRules, RuleSet, SessionRules, TableRules};
+pub use raw::{
+    AuctionRules, BidRules, DealRules, PackRules, PlayRules, RuleSet, SessionRules, TableRules,
+};
 
 use thiserror::Error;
 

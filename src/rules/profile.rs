@@ -137,6 +137,17 @@ pub enum AllPass {
     NextDealer,
 }
 
+/// What a revoke does (only a replayed game can contain one: policies play legally).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revoke {
+    /// A revoke is an illegal play and is refused.
+    Illegal,
+    /// Play stops and the deal is settled at once: a revoking declarer pays every opponent as
+    /// if the contract were lost; a revoking defender alone pays the declarer what it would
+    /// have collected from all the defenders; the other defenders pay nothing.
+    SettleAtOnce,
+}
+
 /// How the first dealer of a session is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstDealer {
@@ -169,6 +180,7 @@ pub struct Profile {
     min_cut_packet: usize,
     batches: Vec<u8>,
     all_pass: AllPass,
+    revoke: Revoke,
     session_deals: usize,
     first_dealer: FirstDealer,
     ties: Ties,
@@ -252,6 +264,14 @@ impl Profile {
             "auction.all_pass",
             &[("next-dealer", AllPass::NextDealer)],
         );
+        let revoke = v.choice(
+            &raw.play.revoke,
+            "play.revoke",
+            &[
+                ("illegal", Revoke::Illegal),
+                ("settle-at-once", Revoke::SettleAtOnce),
+            ],
+        );
         let first_dealer = v.choice(
             &raw.session.first_dealer,
             "session.first_dealer",
@@ -294,6 +314,7 @@ impl Profile {
             min_cut_packet: raw.deal.min_cut_packet as usize,
             batches: raw.deal.batches.iter().map(|&b| b.min(255) as u8).collect(),
             all_pass: all_pass.unwrap_or(AllPass::NextDealer),
+            revoke: revoke.unwrap_or(Revoke::Illegal),
             session_deals: raw.session.deals as usize,
             first_dealer: first_dealer.unwrap_or(FirstDealer::Random),
             ties: ties.unwrap_or(Ties::Share),
@@ -427,6 +448,10 @@ impl Profile {
     /// What an all-pass auction does.
     pub fn all_pass(&self) -> AllPass {
         self.all_pass
+    }
+    /// What a revoke does.
+    pub fn revoke(&self) -> Revoke {
+        self.revoke
     }
     /// Deals in a session.
     pub fn session_deals(&self) -> usize {

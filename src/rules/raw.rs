@@ -23,6 +23,8 @@ pub struct RuleSet {
     pub deal: DealRules,
     /// The auction.
     pub auction: AuctionRules,
+    /// The play of the cards.
+    pub play: PlayRules,
     /// Sessions of several deals.
     pub session: SessionRules,
     /// The bid ladder, lowest first.
@@ -82,6 +84,16 @@ pub struct DealRules {
 pub struct AuctionRules {
     /// What happens when every seat passes: `"next-dealer"` (score zero, the deal passes left).
     pub all_pass: String,
+}
+
+/// `[play]`: the play of the cards.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRules {
+    /// What a revoke (failing to follow suit when able) does in a replayed game: `"illegal"`
+    /// (refused) or `"settle-at-once"` (play stops; a revoking declarer pays as if lost, a
+    /// revoking defender pays the declarer everything it would have collected).
+    pub revoke: String,
 }
 
 /// `[session]`: a match of several deals.
