@@ -271,3 +271,77 @@ fn limited_shuffling_reshuffles_after_an_all_pass_deal() {
     // "the next dealer shuffles": the pack is no longer a cut of the old order.
     assert!(!is_cut_of(shuffler.order(), &before, 1));
 }
+
+/// Sir Garnet: a seat takes the spare hand, keeps five of ten, and plays a Nap nobody may
+/// overcall, at the ordinary Nap stakes (or doubled on failure where the profile says so).
+#[test]
+fn sir_garnet_spare_hand() {
+    let profile = load_profile("sir-garnet").unwrap();
+    let deal = hands("AS KS 2H 3D 4C/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC");
+    let dealt = napsim::game::Dealt {
+        hands: [
+            deal[0],
+            deal[1],
+            deal[2],
+            deal[3],
+            CardSet::EMPTY,
+            CardSet::EMPTY,
+            CardSet::EMPTY,
+        ],
+        stock: CardSet::EMPTY,
+        spare: parse_cards("QS JS TS 9S 8S").unwrap().into_iter().collect(),
+    };
+    let play_out = |multiplier_text: Option<&str>, lose: bool| {
+        let profile = match multiplier_text {
+            Some(text) => Profile::from_toml(
+                &profile.toml().replace("failed_multiplier = 1", text),
+                "doubled",
+            )
+            .unwrap(),
+            None => profile.clone(),
+        };
+        let mut state = DealState::from_dealt(&profile, 3, &dealt, 4);
+        assert!(state.can_take_spare());
+        assert_eq!(state.call(Call::TakeSpare), Err(IllegalCall::KeepNeeded));
+        let bad: CardSet = parse_cards("AS KS QS JS 2C").unwrap().into_iter().collect();
+        assert_eq!(state.take_spare(bad), Err(IllegalCall::BadKeep));
+        let keep_text = if lose {
+            "AS KS QS JS 2H"
+        } else {
+            "AS KS QS JS TS"
+        };
+        let keep: CardSet = parse_cards(keep_text).unwrap().into_iter().collect();
+        state.take_spare(keep).unwrap();
+        let wellington = Call::Bid(profile.bid_id("wellington").unwrap());
+        assert_eq!(state.call(wellington), Err(IllegalCall::SpareTaken));
+        assert!(!state.any_legal_bid());
+        for _ in 0..3 {
+            state.call(Call::Pass).unwrap();
+        }
+        let contract = state.contract().unwrap();
+        assert_eq!(
+            (contract.declarer, profile.bid(contract.bid).name()),
+            (0, "nap")
+        );
+        let order = if lose {
+            "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC 2H TH TD TC"
+        } else {
+            "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC"
+        };
+        for card in parse_cards(order).unwrap() {
+            state.play(card).unwrap();
+        }
+        state.payments()[..4].to_vec()
+    };
+    assert_eq!(
+        play_out(None, false),
+        [15, -5, -5, -5],
+        "an ordinary Nap's stakes"
+    );
+    assert_eq!(play_out(None, true), [-15, 5, 5, 5]);
+    assert_eq!(
+        play_out(Some("failed_multiplier = 2"), true),
+        [-30, 10, 10, 10],
+        "doubled penalty"
+    );
+}

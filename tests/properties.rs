@@ -39,7 +39,7 @@ fn play_one<'p>(
     let (mut deal_rng, mut policy_rng) = block_streams(seed, block);
     let dealer = (seed % players as u64) as usize;
     let dealt = Shuffler::new(profile, players).deal(dealer, &mut deal_rng);
-    let mut state = DealState::new(profile, dealer, dealt.hands(players));
+    let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
     run_deal(&mut state, &table, &mut policy_rng);
     state
 }
@@ -83,13 +83,24 @@ proptest! {
             prop_assert!((hand & seen).is_empty(), "a card dealt twice");
             seen |= hand;
         }
+        prop_assert!((seen & state.spare()).is_empty(), "the spare hand overlaps a hand");
+        seen |= state.spare();
         prop_assert!((seen - profile.pack(players)).is_empty());
 
         // Every play legal: the same calls and cards replay through the checked API.
-        let hands: Vec<CardSet> = (0..players).map(|s| state.dealt(s)).collect();
-        let mut replay = DealState::new(profile, state.dealer(), &hands);
+        let mut dealt = napsim::game::Dealt { hands: [CardSet::EMPTY; 7], stock: CardSet::EMPTY, spare: state.spare() };
+        for seat in 0..players {
+            dealt.hands[seat] = state.dealt(seat);
+        }
+        let mut replay = DealState::from_dealt(profile, state.dealer(), &dealt, players);
         for &call in state.calls() {
-            prop_assert!(replay.call(call).is_ok(), "illegal call {:?}", call);
+            let result = match (call, state.spare_exchange()) {
+                (napsim::game::Call::TakeSpare, Some((seat, discarded, received))) => {
+                    replay.take_spare((state.dealt(seat) - discarded) | received)
+                }
+                _ => replay.call(call),
+            };
+            prop_assert!(result.is_ok(), "illegal call {:?}", call);
         }
         for &card in state.history() {
             prop_assert!(replay.play(card).is_ok(), "illegal play {}", card);
@@ -143,14 +154,15 @@ proptest! {
         for k in 0..12 {
             let dealer = k % players;
             let dealt = shuffler.deal(dealer, &mut deal_rng);
-            let mut all = dealt.stock;
+            prop_assert!((dealt.stock & dealt.spare).is_empty());
+            let mut all = dealt.stock | dealt.spare;
             for hand in dealt.hands(players) {
                 prop_assert_eq!(hand.count(), 5);
                 prop_assert!((all & *hand).is_empty());
                 all |= *hand;
             }
             prop_assert_eq!(all, profile.pack(players));
-            let mut state = DealState::new(profile, dealer, dealt.hands(players));
+            let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
             run_deal(&mut state, &table, &mut policy_rng);
             prop_assert_eq!(state.payments().iter().sum::<i64>(), 0);
             shuffler.collect(&state);

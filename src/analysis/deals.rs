@@ -36,11 +36,11 @@ pub fn play_deals<E>(
         .first_dealer
         .unwrap_or_else(|| below(&mut deal_rng, players as u64) as usize);
     for number in 1..=config.count {
-        let hands = match &config.hands {
-            Some(fixed) => fixed.clone(),
-            None => shuffler.deal(dealer, &mut deal_rng).hands(players).to_vec(),
+        let dealt = match &config.hands {
+            Some(fixed) => shuffler.around(fixed, &mut deal_rng),
+            None => shuffler.deal(dealer, &mut deal_rng),
         };
-        let mut state = DealState::new(config.profile, dealer, &hands);
+        let mut state = DealState::from_dealt(config.profile, dealer, &dealt, players);
         run_deal(&mut state, table, &mut policy_rng);
         if config.hands.is_none() {
             shuffler.collect(&state);

@@ -84,7 +84,7 @@ pub fn simulate_block(config: &SimulateConfig, mut block: Block) -> SimulateTall
     let mut dealer = 0;
     for _ in 0..block.len {
         let dealt = shuffler.deal(dealer, &mut block.deal_rng);
-        let mut state = DealState::new(profile, dealer, dealt.hands(players));
+        let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         run_deal(&mut state, &table, &mut block.policy_rng);
         shuffler.collect(&state);
         match state.contract() {

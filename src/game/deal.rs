@@ -9,6 +9,9 @@
 //! cards that stay in the stock).
 
 use super::state::DealState;
+
+/// The marker for a position of the deal that goes to the spare hand.
+const SPARE: u8 = u8::MAX;
 use crate::cards::{Card, CardSet};
 use crate::rng::{SimRng, below};
 use crate::rules::{Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle};
@@ -18,8 +21,10 @@ use crate::rules::{Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle};
 pub struct Dealt {
     /// One hand per seat (seats beyond the table size are empty).
     pub hands: [CardSet; MAX_PLAYERS],
-    /// The cards nobody received.
+    /// The cards nobody received (the spare hand apart).
     pub stock: CardSet,
+    /// The spare hand dealt face down, for profiles that have one (else empty).
+    pub spare: CardSet,
 }
 
 impl Dealt {
@@ -58,10 +63,12 @@ impl Shuffler {
     pub fn new(profile: &Profile, players: usize) -> Shuffler {
         let pack_set = profile.pack(players);
         let mut order = Vec::with_capacity(players * HAND_SIZE);
+        // A spare hand is dealt like one more seat, after the dealer, in every round.
+        let seats = players + usize::from(profile.spare_hand().is_some());
         for &batch in profile.batches() {
-            for seat in 0..players {
+            for seat in 0..seats {
                 for _ in 0..batch {
-                    order.push(seat as u8);
+                    order.push(if seat < players { seat as u8 } else { SPARE });
                 }
             }
         }
@@ -112,6 +119,7 @@ impl Shuffler {
             }
         }
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        let mut spare = CardSet::EMPTY;
         let mut dealt = CardSet::EMPTY;
         for (i, &offset) in self.order.iter().enumerate() {
             if !limited {
@@ -119,18 +127,47 @@ impl Shuffler {
                 self.pack.swap(i, j);
             }
             let card = self.pack[i];
+            dealt.insert(card);
+            if offset == SPARE {
+                spare.insert(card);
+                continue;
+            }
             // dealer + 1 + offset < 2 * players: one subtraction replaces a division.
             let mut seat = dealer + 1 + offset as usize;
             if seat >= self.players {
                 seat -= self.players;
             }
             hands[seat].insert(card);
-            dealt.insert(card);
         }
         Dealt {
             hands,
             stock: self.pack_set - dealt,
+            spare,
         }
+    }
+
+    /// A deal around fixed `hands` (seat 0 first): the rest of the pack is the stock, from which
+    /// a spare hand, where the profile has one, is drawn at random.
+    pub fn around(&self, hands: &[CardSet], rng: &mut SimRng) -> Dealt {
+        let mut dealt = Dealt {
+            hands: [CardSet::EMPTY; MAX_PLAYERS],
+            stock: self.pack_set,
+            spare: CardSet::EMPTY,
+        };
+        for (seat, &hand) in hands.iter().enumerate() {
+            dealt.hands[seat] = hand;
+            dealt.stock -= hand;
+        }
+        if self.order.contains(&SPARE) {
+            let mut rest = dealt.stock.to_vec();
+            for i in 0..HAND_SIZE.min(rest.len()) {
+                let j = i + below(rng, (rest.len() - i) as u64) as usize;
+                rest.swap(i, j);
+                dealt.spare.insert(rest[i]);
+            }
+            dealt.stock -= dealt.spare;
+        }
+        dealt
     }
 
     /// Gathers the cards of the finished deal `state` (dealt by this shuffler) for the next
@@ -153,18 +190,23 @@ impl Shuffler {
             self.due = true;
             return;
         }
-        let dealt = self.order.len();
+        // The tricks, then the cards still in hand; the rest (the stock, and any cards set
+        // aside such as an unused spare hand) keeps its previous order.
+        let mut table: CardSet = state.played();
+        let start = self.scratch.len();
         self.scratch.clear();
-        if gather == Gather::StockThenTricks {
-            self.scratch.extend_from_slice(&self.pack[dealt..]);
-        }
+        debug_assert_eq!(start, 0);
         self.scratch.extend_from_slice(state.history());
         for i in 0..self.players {
             let seat = (state.dealer() + 1 + i) % self.players;
             self.scratch.extend(state.hand(seat));
+            table |= state.hand(seat);
         }
-        if gather == Gather::TricksThenStock {
-            self.scratch.extend_from_slice(&self.pack[dealt..]);
+        let tricks_len = self.scratch.len();
+        self.scratch
+            .extend(self.pack.iter().copied().filter(|c| !table.contains(*c)));
+        if gather == Gather::StockThenTricks {
+            self.scratch.rotate_left(tricks_len);
         }
         debug_assert_eq!(self.scratch.len(), self.pack.len());
         std::mem::swap(&mut self.pack, &mut self.scratch);

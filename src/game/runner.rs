@@ -39,6 +39,17 @@ impl<'a> Table<'a> {
 pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
     while state.phase() == Phase::Auction {
         let seat = state.to_act().expect("a seat to call");
+        if state.can_take_spare() {
+            let view = BidView::new(state);
+            let policy = table.bid[seat];
+            if policy.take_spare(&view, rng) {
+                let keep = policy.keep(&view, state.hand(seat) | state.spare(), rng);
+                if let Err(e) = state.take_spare(keep) {
+                    panic!("bid policy at seat {seat} kept an illegal hand: {e}");
+                }
+                continue;
+            }
+        }
         let call = if state.any_legal_bid() {
             table.bid[seat].call(&BidView::new(state), rng)
         } else {

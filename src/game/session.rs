@@ -42,7 +42,7 @@ pub fn play_session(
     };
     for _ in 0..profile.session_deals() {
         let dealt = shuffler.deal(dealer, deal_rng);
-        let mut state = DealState::new(profile, dealer, dealt.hands(players));
+        let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         run_deal(&mut state, table, policy_rng);
         shuffler.collect(&state);
         result.deals += 1;

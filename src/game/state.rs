@@ -18,6 +18,9 @@ pub enum Call {
     Pass,
     /// A bid of the profile's ladder.
     Bid(BidId),
+    /// Take the spare hand (Sir Garnet): keep five of the ten cards and play the profile's
+    /// spare-hand bid, which nobody may overcall. Made with [`DealState::take_spare`].
+    TakeSpare,
 }
 
 impl Call {
@@ -26,6 +29,7 @@ impl Call {
         match self {
             Call::Pass => "pass",
             Call::Bid(id) => profile.bid(id).name(),
+            Call::TakeSpare => "take-spare",
         }
     }
 
@@ -34,6 +38,8 @@ impl Call {
         let text = text.trim().to_ascii_lowercase();
         if text == "pass" {
             Some(Call::Pass)
+        } else if text == "take-spare" && profile.spare_hand().is_some() {
+            Some(Call::TakeSpare)
         } else {
             profile.bid_id(&text).map(Call::Bid)
         }
@@ -72,6 +78,18 @@ pub enum IllegalCall {
     /// The bid may only be called over another bid that has not been called.
     #[error("this bid may only be called over an earlier bid that has not been made")]
     NotOverRequiredBid,
+    /// The spare hand was taken: nobody may overcall.
+    #[error("the spare hand was taken: nobody may overcall")]
+    SpareTaken,
+    /// The profile has no spare hand, or it can no longer be taken.
+    #[error("the spare hand cannot be taken now")]
+    NoSpare,
+    /// Taking the spare hand needs the five cards kept ([`DealState::take_spare`]).
+    #[error("taking the spare hand needs the five cards kept")]
+    KeepNeeded,
+    /// The kept cards are not five of the hand and the spare hand.
+    #[error("keep five cards of the hand and the spare hand")]
+    BadKeep,
 }
 
 /// Why a card could not be played.
@@ -124,6 +142,12 @@ pub struct DealState<'p> {
     voids: [u8; MAX_PLAYERS],
     /// A revoke that ended a replayed deal: the seat and the card.
     revoke: Option<(u8, Card)>,
+    /// The spare hand (Sir Garnet), face down until taken.
+    spare: CardSet,
+    /// Whether a seat took the spare hand.
+    spare_taken: bool,
+    /// The five cards the taker of the spare hand kept.
+    kept: CardSet,
 }
 
 const NO_CARD: Card = Card::new(crate::cards::Rank::Two, Suit::Clubs);
@@ -160,7 +184,71 @@ impl<'p> DealState<'p> {
             played: CardSet::EMPTY,
             voids: [0; MAX_PLAYERS],
             revoke: None,
+            spare: CardSet::EMPTY,
+            spare_taken: false,
+            kept: CardSet::EMPTY,
         }
+    }
+
+    /// A new deal from what a [`Shuffler`](super::Shuffler) dealt (hands and any spare hand).
+    pub fn from_dealt(
+        profile: &'p Profile,
+        dealer: usize,
+        dealt: &super::Dealt,
+        players: usize,
+    ) -> DealState<'p> {
+        let mut state = DealState::new(profile, dealer, dealt.hands(players));
+        state.spare = dealt.spare;
+        state
+    }
+
+    /// The spare hand dealt face down (empty without one).
+    pub fn spare(&self) -> CardSet {
+        self.spare
+    }
+
+    /// Whether the spare hand was taken.
+    pub fn spare_taken(&self) -> bool {
+        self.spare_taken
+    }
+
+    /// The spare-hand exchange, once made: the taker, the cards it gave up and those it took.
+    pub fn spare_exchange(&self) -> Option<(usize, CardSet, CardSet)> {
+        let declarer = self.contract.filter(|_| self.spare_taken)?.declarer;
+        let dealt = self.dealt[declarer];
+        Some((declarer, dealt - self.kept, self.kept - dealt))
+    }
+
+    /// Whether the seat to call may take the spare hand now: the profile deals one, nobody has
+    /// taken it, and the bid on the table is below the spare-hand bid.
+    pub fn can_take_spare(&self) -> bool {
+        self.check_call(Call::TakeSpare).is_ok()
+    }
+
+    /// Takes the spare hand for the seat to call, keeping `keep` (five of its ten cards); the
+    /// seat is now the declarer of the profile's spare-hand bid.
+    pub fn take_spare(&mut self, keep: CardSet) -> Result<(), IllegalCall> {
+        self.check_call(Call::TakeSpare)?;
+        let seat = self.next as usize;
+        let ten = self.hands[seat] | self.spare;
+        if keep.count() as usize != HAND_SIZE || !(keep - ten).is_empty() {
+            return Err(IllegalCall::BadKeep);
+        }
+        let bid = self.profile.spare_hand().expect("checked").bid;
+        self.hands[seat] = keep;
+        self.kept = keep;
+        self.spare_taken = true;
+        self.contract = Some(Contract {
+            declarer: seat,
+            bid,
+        });
+        self.next = next_seat(seat, self.players as usize) as u8;
+        self.calls[self.call_count as usize] = Call::TakeSpare;
+        self.call_count += 1;
+        if self.call_count == self.players {
+            self.end_auction();
+        }
+        Ok(())
     }
 
     /// The profile being played.
@@ -273,8 +361,27 @@ impl<'p> DealState<'p> {
         if self.phase != Phase::Auction {
             return Err(IllegalCall::NotInAuction);
         }
-        let Call::Bid(bid) = call else { return Ok(()) };
         let current = self.contract.map(|c| c.bid);
+        let bid = match call {
+            Call::Pass => return Ok(()),
+            Call::TakeSpare => {
+                let Some(spare) = self.profile.spare_hand() else {
+                    return Err(IllegalCall::NoSpare);
+                };
+                if self.spare_taken || self.spare.is_empty() {
+                    return Err(IllegalCall::NoSpare);
+                }
+                return if current.is_some_and(|c| c >= spare.bid) {
+                    Err(IllegalCall::NotHigher)
+                } else {
+                    Ok(())
+                };
+            }
+            Call::Bid(bid) => bid,
+        };
+        if self.spare_taken {
+            return Err(IllegalCall::SpareTaken);
+        }
         if current.is_some_and(|c| bid <= c) {
             return Err(IllegalCall::NotHigher);
         }
@@ -289,12 +396,17 @@ impl<'p> DealState<'p> {
 
     /// Whether the seat to call has any legal bid (when it has none, it can only pass).
     pub fn any_legal_bid(&self) -> bool {
-        self.phase == Phase::Auction && self.profile.can_overcall(self.contract.map(|c| c.bid))
+        self.phase == Phase::Auction
+            && !self.spare_taken
+            && self.profile.can_overcall(self.contract.map(|c| c.bid))
     }
 
     /// Makes the next call, or returns why it is illegal (leaving the state unchanged).
     pub fn call(&mut self, call: Call) -> Result<(), IllegalCall> {
         self.check_call(call)?;
+        if call == Call::TakeSpare {
+            return Err(IllegalCall::KeepNeeded);
+        }
         self.call_unchecked(call);
         Ok(())
     }
@@ -474,7 +586,11 @@ impl<'p> DealState<'p> {
             return pay;
         }
         // Positive: each defender pays the declarer; negative: the declarer pays each defender.
-        let per_opponent = if made { bid.made() } else { -bid.failed() };
+        let failed = match self.profile.spare_hand() {
+            Some(spare) if self.spare_taken => bid.failed() * spare.failed_multiplier,
+            _ => bid.failed(),
+        };
+        let per_opponent = if made { bid.made() } else { -failed };
         for (seat, p) in pay.iter_mut().enumerate().take(self.players as usize) {
             *p = if seat == c.declarer {
                 per_opponent * opponents

@@ -23,13 +23,25 @@ mod view;
 pub use spec::{Spec, SpecError};
 pub use view::{BidView, PlayView};
 
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::game::Call;
 use crate::rng::SimRng;
 use crate::rules::Profile;
 
 /// Decides a seat's call in the auction.
 pub trait BidPolicy: Send + Sync {
+    /// Whether to take the spare hand instead of calling (Sir Garnet; only asked when the seat
+    /// may take it). The default never takes it.
+    fn take_spare(&self, _view: &BidView, _rng: &mut SimRng) -> bool {
+        false
+    }
+
+    /// Which five of `cards` (the seat's hand and the spare hand it took) to keep. The default
+    /// keeps the five with the highest trick-taking strength ([`threshold::best_five`]).
+    fn keep(&self, _view: &BidView, cards: CardSet, _rng: &mut SimRng) -> CardSet {
+        threshold::best_five(cards)
+    }
+
     /// The call for the seat in `view`; it must be legal ([`BidView::is_legal`]). The runner only
     /// asks when the seat has at least one legal bid.
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call;

@@ -29,6 +29,8 @@ use crate::rules::{BidId, BidKind, Profile};
 #[derive(Clone, Debug)]
 pub struct Threshold {
     thresholds: Vec<Option<f64>>,
+    /// The score from which the seat takes the spare hand, where the profile deals one.
+    spare: Option<f64>,
 }
 
 /// The default threshold for bid `id` of `profile`, by the bid's name where it is a standard
@@ -69,15 +71,18 @@ pub fn default_threshold(profile: &Profile, id: BidId) -> Option<f64> {
 impl Threshold {
     /// Builds the policy from `threshold[:BID=SCORE,...]`.
     pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Threshold, SpecError> {
-        let names: Vec<&str> = profile.bids().iter().map(|b| b.name()).collect();
+        let mut names: Vec<&str> = profile.bids().iter().map(|b| b.name()).collect();
+        if profile.spare_hand().is_some() {
+            names.push("spare");
+        }
         spec.check_keys(&names)?;
         let mut thresholds: Vec<Option<f64>> = profile
             .bid_ids()
             .map(|id| default_threshold(profile, id))
             .collect();
+        let mut spare = profile.spare_hand().map(|_| DEFAULT_SPARE);
         for (key, value) in &spec.params {
-            let id = profile.bid_id(key).expect("checked key");
-            thresholds[id.index()] = if value == "off" {
+            let parsed = if value == "off" {
                 None
             } else {
                 Some(
@@ -93,8 +98,12 @@ impl Threshold {
                         })?,
                 )
             };
+            match profile.bid_id(key) {
+                Some(id) => thresholds[id.index()] = parsed,
+                None => spare = parsed,
+            }
         }
-        Ok(Threshold { thresholds })
+        Ok(Threshold { thresholds, spare })
     }
 
     /// The threshold of each bid, lowest bid first.
@@ -104,6 +113,11 @@ impl Threshold {
 }
 
 impl BidPolicy for Threshold {
+    fn take_spare(&self, view: &BidView, _rng: &mut SimRng) -> bool {
+        self.spare
+            .is_some_and(|needed| strength(view.hand()).0 as f64 >= needed)
+    }
+
     fn call(&self, view: &BidView, _rng: &mut SimRng) -> Call {
         let profile = view.profile();
         let hand = view.hand();
@@ -125,29 +139,64 @@ impl BidPolicy for Threshold {
     }
 }
 
+/// The default score from which the threshold bidder takes a spare hand (Sir Garnet).
+pub const DEFAULT_SPARE: f64 = 14.0;
+
+/// The five cards of `cards` with the highest [`strength`]. The score is a sum of per-card
+/// values once the trump suit is fixed, so for each candidate trump the best five are simply its
+/// five most valuable cards (ties: higher rank, then higher suit); the best trump wins. With
+/// five cards or fewer, all of them.
+pub fn best_five(cards: CardSet) -> CardSet {
+    if cards.count() <= 5 {
+        return cards;
+    }
+    let mut best = (0, CardSet::EMPTY);
+    for trump in cards.suits() {
+        let mut ranked: [(u32, crate::cards::Card); 16] =
+            [(0, crate::cards::Card::new(Rank::Two, Suit::Clubs)); 16];
+        let mut n = 0;
+        for card in cards.into_iter().take(16) {
+            ranked[n] = (card_value(card, trump), card);
+            n += 1;
+        }
+        let ranked = &mut ranked[..n];
+        ranked.sort_unstable_by(|a, b| {
+            (b.0, b.1.rank(), b.1.suit()).cmp(&(a.0, a.1.rank(), a.1.suit()))
+        });
+        let hand: CardSet = ranked.iter().take(5).map(|&(_, c)| c).collect();
+        let score = strength(hand).0;
+        if score > best.0 || best.1.is_empty() {
+            best = (score, hand);
+        }
+    }
+    best.1
+}
+
+/// A card's contribution to [`strength`] with `trump` as trumps.
+fn card_value(card: crate::cards::Card, trump: Suit) -> u32 {
+    let rank = card.rank();
+    if card.suit() == trump {
+        2 + match rank {
+            Rank::Ace => 4,
+            Rank::King => 3,
+            Rank::Queen => 2,
+            Rank::Jack => 1,
+            _ => 0,
+        }
+    } else {
+        match rank {
+            Rank::Ace => 3,
+            Rank::King => 1,
+            _ => 0,
+        }
+    }
+}
+
 /// The trick-taking strength of a hand and the trump suit that gives it (see the module docs).
 pub fn strength(hand: CardSet) -> (u32, Option<Suit>) {
     let mut best = (0, None);
     for trump in hand.suits() {
-        let mut score = 0;
-        for card in hand {
-            let rank = card.rank();
-            score += if card.suit() == trump {
-                2 + match rank {
-                    Rank::Ace => 4,
-                    Rank::King => 3,
-                    Rank::Queen => 2,
-                    Rank::Jack => 1,
-                    _ => 0,
-                }
-            } else {
-                match rank {
-                    Rank::Ace => 3,
-                    Rank::King => 1,
-                    _ => 0,
-                }
-            };
-        }
+        let score: u32 = hand.into_iter().map(|card| card_value(card, trump)).sum();
         if score > best.0 || best.1.is_none() {
             best = (score, Some(trump));
         }
@@ -177,10 +226,48 @@ mod tests {
     }
 
     #[test]
+    fn best_five_matches_an_exhaustive_search() {
+        let mut rng = crate::rng::base_rng(5);
+        for _ in 0..300 {
+            let mut ten = CardSet::EMPTY;
+            while ten.count() < 10 {
+                let index = crate::rng::below(&mut rng, 64) as u8;
+                if let Some(card) = crate::cards::Card::try_from_index(index) {
+                    ten.insert(card);
+                }
+            }
+            let cards = ten.to_vec();
+            let mut best = 0;
+            for mask in 0u32..1 << 10 {
+                if mask.count_ones() == 5 {
+                    let five: CardSet = (0..10)
+                        .filter(|i| mask & 1 << i != 0)
+                        .map(|i| cards[i])
+                        .collect();
+                    best = best.max(strength(five).0);
+                }
+            }
+            let chosen = best_five(ten);
+            assert_eq!((chosen.count(), (chosen - ten).count()), (5, 0));
+            assert_eq!(strength(chosen).0, best, "{ten:?}");
+        }
+    }
+
+    #[test]
     fn documented_examples() {
         assert_eq!(strength(hand("AS KS QS JS 2S")), (20, Some(Suit::Spades)));
         assert_eq!(strength(hand("AS KS QS 3H 2D")).0, 15);
         assert_eq!(strength(hand("4S 3S 2S AH AD")).0, 12);
         assert_eq!(misere_strength(hand("2S 3H 4D 5C 5S")), 15);
+        let ten = hand("AS KS 2S 3H AD 4C 5C 6C 7C 8C");
+        assert_eq!(
+            strength(best_five(ten)).0,
+            16,
+            "AS KS 2S of trumps and the side AD"
+        );
+        assert_eq!(
+            best_five(hand("AS KS QS JS 2S 3H 4D AH KH QH")),
+            hand("AS KS QS JS AH")
+        );
     }
 }

@@ -12,7 +12,9 @@ mod summary;
 
 pub use meta::Meta;
 pub use narrate::narrate;
-pub use record::{AuctionEntry, ContractRecord, DealRecord, RevokeRecord, TrickRecord};
+pub use record::{
+    AuctionEntry, ContractRecord, DealRecord, ExchangeRecord, RevokeRecord, TrickRecord,
+};
 pub use summary::simulate_summary;
 
 use std::io::Write;

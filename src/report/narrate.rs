@@ -26,6 +26,13 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         .map(|(i, c)| format!("seat {} {}", state.caller(i), c.name(profile)))
         .collect();
     let _ = writeln!(out, "  auction: {}", calls.join(", "));
+    if let Some((seat, discarded, received)) = state.spare_exchange() {
+        let _ = writeln!(
+            out,
+            "  seat {seat} took the spare hand ({:?}): gave up {discarded}, took {received}",
+            state.spare()
+        );
+    }
     let Some(contract) = state.contract() else {
         let _ = writeln!(out, "  all passed: nobody scores, the deal passes left");
         return out;

@@ -63,6 +63,23 @@ pub struct DealRecord {
     /// A revoke that ended a replayed deal (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revoke: Option<RevokeRecord>,
+    /// The spare hand as dealt, for profiles that deal one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spare: Option<String>,
+    /// Cards exchanged before the play (taking the spare hand), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exchanges: Vec<ExchangeRecord>,
+}
+
+/// Cards a seat exchanged before the play.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ExchangeRecord {
+    /// The seat.
+    pub seat: usize,
+    /// The cards it gave up.
+    pub discarded: String,
+    /// The cards it took.
+    pub received: String,
 }
 
 /// A revoke in a replayed deal.
@@ -113,6 +130,16 @@ impl DealRecord {
                 seat,
                 card: card.to_string(),
             }),
+            spare: profile.spare_hand().map(|_| state.spare().to_string()),
+            exchanges: state
+                .spare_exchange()
+                .map(|(seat, discarded, received)| ExchangeRecord {
+                    seat,
+                    discarded: discarded.to_string(),
+                    received: received.to_string(),
+                })
+                .into_iter()
+                .collect(),
         }
     }
 }

@@ -21,6 +21,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "encyclopedia",
         include_str!("../../configs/rules/encyclopedia.toml"),
     ),
+    (
+        "sir-garnet",
+        include_str!("../../configs/rules/sir-garnet.toml"),
+    ),
 ];
 
 /// The names of the built-in profiles, in listing order.

@@ -14,10 +14,11 @@ mod raw;
 pub use builtin::{BUILTIN, DEFAULT_PROFILE, builtin_names};
 pub use profile::{
     AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, MAX_PLAYERS, Profile, Revoke,
-    Shuffle, Ties, TrumpRule,
+    Shuffle, SpareHand, Ties, TrumpRule,
 };
 pub use raw::{
-    AuctionRules, BidRules, DealRules, PackRules, PlayRules, RuleSet, SessionRules, TableRules,
+    AuctionRules, BidRules, DealRules, PackRules, PlayRules, RuleSet, SessionRules, SpareHandRules,
+    TableRules,
 };
 
 use thiserror::Error;

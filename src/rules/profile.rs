@@ -137,6 +137,16 @@ pub enum AllPass {
     NextDealer,
 }
 
+/// The spare hand of Sir Garnet: taking it commits the taker to `bid`, which nobody may
+/// overcall.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpareHand {
+    /// The bid the taker must play.
+    pub bid: BidId,
+    /// Multiplier on that bid's failed payout when it was taken with the spare hand.
+    pub failed_multiplier: i64,
+}
+
 /// What a revoke does (only a replayed game can contain one: policies play legally).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Revoke {
@@ -185,6 +195,7 @@ pub struct Profile {
     first_dealer: FirstDealer,
     ties: Ties,
     bids: Vec<Bid>,
+    spare_hand: Option<SpareHand>,
     /// Indexed by the highest bid on the table (0: none, i + 1: bid i): whether any bid can
     /// still be called over it. Precomputed because the auction asks it at every seat.
     can_overcall: Vec<bool>,
@@ -298,6 +309,24 @@ impl Profile {
 
         let bids = validate_bids(&raw.bids, &mut v);
         let shuffle = validate_shuffle(&raw.deal, shuffle_kind, &bids, &mut v);
+        let spare_hand = raw.spare_hand.as_ref().and_then(|spare| {
+            v.check(
+                spare.failed_multiplier >= 1,
+                "spare_hand.failed_multiplier",
+                "must be at least 1",
+            );
+            let bid = bids.iter().position(|b| b.name == spare.bid);
+            if bid.is_none() {
+                v.problem(
+                    "spare_hand.bid",
+                    &format!("'{}' is not a bid of this ladder", spare.bid),
+                );
+            }
+            bid.map(|b| SpareHand {
+                bid: BidId(b as u8),
+                failed_multiplier: spare.failed_multiplier,
+            })
+        });
 
         let mut profile = Profile {
             name: raw.name.clone(),
@@ -320,6 +349,7 @@ impl Profile {
             ties: ties.unwrap_or(Ties::Share),
             can_overcall: Vec::new(),
             bids,
+            spare_hand,
         };
         profile.can_overcall = (0..=profile.bids.len())
             .map(|on_table| {
@@ -348,13 +378,16 @@ impl Profile {
             } else {
                 "table.max_players".to_string()
             };
+            let spare = if profile.spare_hand.is_some() {
+                HAND_SIZE
+            } else {
+                0
+            };
+            let needed = players * HAND_SIZE + spare;
             v.check(
-                players * HAND_SIZE <= pack,
+                needed <= pack,
                 &key,
-                &format!(
-                    "{players} players need {} cards but the pack has {pack}",
-                    players * HAND_SIZE
-                ),
+                &format!("{players} players need {needed} cards but the pack has {pack}"),
             );
             if profile.cut {
                 v.check(
@@ -448,6 +481,10 @@ impl Profile {
     /// What an all-pass auction does.
     pub fn all_pass(&self) -> AllPass {
         self.all_pass
+    }
+    /// The spare hand, for profiles that deal one.
+    pub fn spare_hand(&self) -> Option<SpareHand> {
+        self.spare_hand
     }
     /// What a revoke does.
     pub fn revoke(&self) -> Revoke {

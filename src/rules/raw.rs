@@ -29,6 +29,22 @@ pub struct RuleSet {
     pub session: SessionRules,
     /// The bid ladder, lowest first.
     pub bids: Vec<BidRules>,
+    /// A spare hand dealt face down that a player may take instead of calling (Sir Garnet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spare_hand: Option<SpareHandRules>,
+}
+
+/// `[spare_hand]`: an extra hand of five cards dealt face down. In turn, instead of calling, a
+/// player may take it, keep any five of the ten cards and must then play `bid`, which nobody
+/// may overcall.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpareHandRules {
+    /// The bid a player commits to by taking the spare hand.
+    pub bid: String,
+    /// The failed payout of that bid is multiplied by this when it was taken with the spare hand
+    /// (1: the ordinary stakes; 2: the doubled penalty some books give).
+    pub failed_multiplier: i64,
 }
 
 /// `[table]`: table sizes.
