@@ -365,7 +365,13 @@ fn every_profile_simulates_and_deals_at_every_table_size() {
                     .iter()
                     .map(|p| p.as_i64().unwrap())
                     .sum();
-                assert_eq!(total, 0, "{name}: payments balance");
+                let kitty_change = rec["kitty_after"].as_i64().unwrap_or(0)
+                    - rec["kitty_before"].as_i64().unwrap_or(0);
+                assert_eq!(
+                    total + kitty_change,
+                    0,
+                    "{name}: payments and kitty balance"
+                );
             }
         }
         let too_many = (profile.max_players() + 1).to_string();

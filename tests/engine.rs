@@ -290,6 +290,7 @@ fn sir_garnet_spare_hand() {
         ],
         stock: CardSet::EMPTY,
         spare: parse_cards("QS JS TS 9S 8S").unwrap().into_iter().collect(),
+        stock_order: napsim::game::StockOrder::EMPTY,
     };
     let play_out = |multiplier_text: Option<&str>, lose: bool| {
         let profile = match multiplier_text {
@@ -344,4 +345,64 @@ fn sir_garnet_spare_hand() {
         [-30, 10, 10, 10],
         "doubled penalty"
     );
+}
+
+/// Purchase Nap: buyers pay the stake into the pool and draw from the top of the stock; the
+/// first made Nap takes the pool, which otherwise carries over.
+#[test]
+fn purchase_nap_pool() {
+    let profile = load_profile("purchase-nap").unwrap();
+    let deal = hands("AS KS QS 2H 2D/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC");
+    let stock: Vec<Card> = parse_cards("JS TS 9S 8S 7S").unwrap();
+    let dealt = napsim::game::Dealt {
+        hands: [
+            deal[0],
+            deal[1],
+            deal[2],
+            deal[3],
+            CardSet::EMPTY,
+            CardSet::EMPTY,
+            CardSet::EMPTY,
+        ],
+        stock: stock.iter().copied().collect(),
+        spare: CardSet::EMPTY,
+        stock_order: napsim::game::StockOrder::from_slice(&stock),
+    };
+    let play_nap = |kitty: i64, buy: &str, order: &str| {
+        let mut state = DealState::from_dealt(&profile, 3, &dealt, 4);
+        state.set_kitty(kitty);
+        assert_eq!(state.phase(), Phase::Purchase);
+        let discard: CardSet = parse_cards(buy).unwrap().into_iter().collect();
+        let too_many: CardSet = parse_cards("AH").unwrap().into_iter().collect();
+        assert!(state.purchase(too_many).is_err(), "seat 0 does not hold AH");
+        state.purchase(discard).unwrap();
+        for _ in 0..3 {
+            state.purchase(CardSet::EMPTY).unwrap();
+        }
+        assert_eq!(state.phase(), Phase::Auction);
+        state
+            .call(Call::Bid(profile.bid_id("nap").unwrap()))
+            .unwrap();
+        for _ in 0..3 {
+            state.call(Call::Pass).unwrap();
+        }
+        for card in parse_cards(order).unwrap() {
+            state.play(card).unwrap();
+        }
+        (state.payments()[..4].to_vec(), state.kitty_after())
+    };
+    // Seat 0 buys two cards (JS TS from the top) for 1 and makes Nap: 5 from each plus the pool.
+    let won = play_nap(
+        7,
+        "2H 2D",
+        "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC",
+    );
+    assert_eq!(won, (vec![-1 + 15 + 7 + 1, -5, -5, -5], 0));
+    // Buying one card (JS) leaves a losing 2D: the Nap pays 5 to each and the pool carries over.
+    let lost = play_nap(
+        7,
+        "2H",
+        "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC 2D TH TD TC",
+    );
+    assert_eq!(lost, (vec![-1 - 15, 5, 5, 5], 8));
 }

@@ -88,11 +88,19 @@ proptest! {
         prop_assert!((seen - profile.pack(players)).is_empty());
 
         // Every play legal: the same calls and cards replay through the checked API.
-        let mut dealt = napsim::game::Dealt { hands: [CardSet::EMPTY; 7], stock: CardSet::EMPTY, spare: state.spare() };
+        let mut dealt = napsim::game::Dealt { hands: [CardSet::EMPTY; 7], stock: CardSet::EMPTY, spare: state.spare(), stock_order: napsim::game::StockOrder::from_slice(state.stock_order()) };
         for seat in 0..players {
             dealt.hands[seat] = state.dealt(seat);
         }
         let mut replay = DealState::from_dealt(profile, state.dealer(), &dealt, players);
+        replay.set_kitty(state.kitty_before());
+        for i in 0..players {
+            if replay.phase() != Phase::Purchase {
+                break;
+            }
+            let seat = (state.dealer() + 1 + i) % players;
+            prop_assert!(replay.purchase(state.bought(seat).0).is_ok());
+        }
         for &call in state.calls() {
             let result = match (call, state.spare_exchange()) {
                 (napsim::game::Call::TakeSpare, Some((seat, discarded, received))) => {
@@ -139,7 +147,10 @@ proptest! {
         }
 
         // Payments sum to zero.
-        prop_assert_eq!(state.payments().iter().sum::<i64>(), 0);
+        // Payments plus the change of the kitty sum to zero.
+        let kitty_change = state.kitty_after() - state.kitty_before();
+        prop_assert_eq!(state.payments().iter().sum::<i64>() + kitty_change, 0);
+        prop_assert!(state.kitty_after() >= 0);
     }
 
     #[test]
@@ -151,6 +162,7 @@ proptest! {
         let table = Table::uniform(bid.as_ref(), play.as_ref());
         let (mut deal_rng, mut policy_rng) = block_streams(seed, 0);
         let mut shuffler = Shuffler::new(profile, players);
+        let mut kitty = 0;
         for k in 0..12 {
             let dealer = k % players;
             let dealt = shuffler.deal(dealer, &mut deal_rng);
@@ -163,8 +175,19 @@ proptest! {
             }
             prop_assert_eq!(all, profile.pack(players));
             let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
+            state.set_kitty(kitty);
             run_deal(&mut state, &table, &mut policy_rng);
-            prop_assert_eq!(state.payments().iter().sum::<i64>(), 0);
+            prop_assert_eq!(kitty, state.kitty_before());
+            let kitty_change = state.kitty_after() - state.kitty_before();
+            prop_assert_eq!(state.payments().iter().sum::<i64>() + kitty_change, 0);
+            kitty = state.kitty_after();
+            // Purchases give up held cards for cards from the stock.
+            for seat in 0..players {
+                let (discarded, received) = state.bought(seat);
+                prop_assert!((discarded - dealt.hands[seat]).is_empty());
+                prop_assert!((received - dealt.stock).is_empty());
+                prop_assert_eq!(discarded.count(), received.count());
+            }
             shuffler.collect(&state);
             prop_assert_eq!(shuffler.order().len(), profile.pack(players).count() as usize);
         }
@@ -196,7 +219,7 @@ proptest! {
         let mut shuffler = Shuffler::new(&profile, players);
         let result = play_session(&profile, &mut shuffler, players, &table, &mut deal_rng, &mut policy_rng);
         prop_assert_eq!(result.deals, 8);
-        prop_assert_eq!(result.balances.iter().sum::<i64>(), 0);
+        prop_assert_eq!(result.balances.iter().sum::<i64>() + result.kitty, 0);
         prop_assert_eq!(result.win_share_420[..players].iter().sum::<u32>(), 420);
         let top = *result.balances[..players].iter().max().unwrap();
         for seat in 0..players {

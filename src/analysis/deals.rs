@@ -35,13 +35,17 @@ pub fn play_deals<E>(
     let mut dealer = config
         .first_dealer
         .unwrap_or_else(|| below(&mut deal_rng, players as u64) as usize);
+    // A kitty carries over from deal to deal, from empty.
+    let mut kitty = 0;
     for number in 1..=config.count {
         let dealt = match &config.hands {
             Some(fixed) => shuffler.around(fixed, &mut deal_rng),
             None => shuffler.deal(dealer, &mut deal_rng),
         };
         let mut state = DealState::from_dealt(config.profile, dealer, &dealt, players);
+        state.set_kitty(kitty);
         run_deal(&mut state, table, &mut policy_rng);
+        kitty = state.kitty_after();
         if config.hands.is_none() {
             shuffler.collect(&state);
         }

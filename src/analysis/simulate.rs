@@ -82,10 +82,13 @@ pub fn simulate_block(config: &SimulateConfig, mut block: Block) -> SimulateTall
     // Each block starts from a fresh shuffle (and, with limited shuffling, carries the pack
     // from deal to deal); the dealer rotates left from seat 0.
     let mut dealer = 0;
+    let mut kitty = 0;
     for _ in 0..block.len {
         let dealt = shuffler.deal(dealer, &mut block.deal_rng);
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
+        state.set_kitty(kitty);
         run_deal(&mut state, &table, &mut block.policy_rng);
+        kitty = state.kitty_after();
         shuffler.collect(&state);
         match state.contract() {
             None => tally.passed_out += 1,

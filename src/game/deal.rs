@@ -25,6 +25,41 @@ pub struct Dealt {
     pub stock: CardSet,
     /// The spare hand dealt face down, for profiles that have one (else empty).
     pub spare: CardSet,
+    /// The stock in order, top card first, for profiles that draw from it (Purchase Nap);
+    /// empty otherwise.
+    pub stock_order: StockOrder,
+}
+
+/// The most cards a stock can hold: a 52-card pack less three hands of five.
+pub const STOCK_MAX: usize = 37;
+
+/// An ordered stock, top card first (a fixed array, so dealing allocates nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StockOrder {
+    cards: [Card; STOCK_MAX],
+    len: u8,
+}
+
+impl StockOrder {
+    /// No stock.
+    pub const EMPTY: StockOrder = StockOrder {
+        cards: [Card::new(crate::cards::Rank::Two, crate::cards::Suit::Clubs); STOCK_MAX],
+        len: 0,
+    };
+
+    /// A stock of `cards`, top first (at most [`STOCK_MAX`]).
+    pub fn from_slice(cards: &[Card]) -> StockOrder {
+        let mut stock = StockOrder::EMPTY;
+        let len = cards.len().min(STOCK_MAX);
+        stock.cards[..len].copy_from_slice(&cards[..len]);
+        stock.len = len as u8;
+        stock
+    }
+
+    /// The cards, top first.
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
 }
 
 impl Dealt {
@@ -55,6 +90,8 @@ pub struct Shuffler {
     cut: Option<usize>,
     /// Whether the next deal starts with a full shuffle (limited shuffling).
     due: bool,
+    /// Whether deals must carry the stock's order (players draw from it).
+    ordered_stock: bool,
 }
 
 impl Shuffler {
@@ -81,6 +118,7 @@ impl Shuffler {
             shuffle: profile.shuffle(),
             cut: profile.cut().then(|| profile.min_cut_packet()),
             due: true,
+            ordered_stock: profile.purchase_stake().is_some(),
         }
     }
 
@@ -139,10 +177,22 @@ impl Shuffler {
             }
             hands[seat].insert(card);
         }
+        let mut stock_order = StockOrder::EMPTY;
+        if self.ordered_stock {
+            let start = self.order.len();
+            if !limited {
+                for i in start..len.saturating_sub(1) {
+                    let j = i + below(rng, (len - i) as u64) as usize;
+                    self.pack.swap(i, j);
+                }
+            }
+            stock_order = StockOrder::from_slice(&self.pack[start..]);
+        }
         Dealt {
             hands,
             stock: self.pack_set - dealt,
             spare,
+            stock_order,
         }
     }
 
@@ -153,6 +203,7 @@ impl Shuffler {
             hands: [CardSet::EMPTY; MAX_PLAYERS],
             stock: self.pack_set,
             spare: CardSet::EMPTY,
+            stock_order: StockOrder::EMPTY,
         };
         for (seat, &hand) in hands.iter().enumerate() {
             dealt.hands[seat] = hand;
@@ -166,6 +217,14 @@ impl Shuffler {
                 dealt.spare.insert(rest[i]);
             }
             dealt.stock -= dealt.spare;
+        }
+        if self.ordered_stock {
+            let mut rest = dealt.stock.to_vec();
+            for i in 0..rest.len().saturating_sub(1) {
+                let j = i + below(rng, (rest.len() - i) as u64) as usize;
+                rest.swap(i, j);
+            }
+            dealt.stock_order = StockOrder::from_slice(&rest);
         }
         dealt
     }

@@ -8,7 +8,10 @@ mod runner;
 mod session;
 mod state;
 
-pub use deal::{Dealt, Shuffler};
+pub use deal::{Dealt, STOCK_MAX, Shuffler, StockOrder};
 pub use runner::{Table, run_deal};
 pub use session::{SessionResult, play_session};
-pub use state::{Call, Contract, DealState, IllegalCall, IllegalPlay, Phase, beats, trick_winner};
+pub use state::{
+    Call, Contract, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase, beats,
+    trick_winner,
+};

@@ -37,6 +37,13 @@ impl<'a> Table<'a> {
 /// If a policy returns an illegal call, or (in debug builds) an illegal card: both are bugs in
 /// the policy.
 pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
+    while state.phase() == Phase::Purchase {
+        let seat = state.to_act().expect("a seat to buy");
+        let discard = table.bid[seat].purchase(&BidView::new(state), rng);
+        if let Err(e) = state.purchase(discard) {
+            panic!("bid policy at seat {seat} made an illegal purchase: {e}");
+        }
+    }
     while state.phase() == Phase::Auction {
         let seat = state.to_act().expect("a seat to call");
         if state.can_take_spare() {

@@ -15,6 +15,8 @@ pub struct SessionResult {
     pub passed_out: usize,
     /// Each seat's balance at the end.
     pub balances: [i64; MAX_PLAYERS],
+    /// The kitty at the end (it starts empty).
+    pub kitty: i64,
     /// Each seat's share of the win, in 420ths (420 is divisible by every table size up to 7, so
     /// a tie shared by k seats gives each exactly 420 / k).
     pub win_share_420: [u32; MAX_PLAYERS],
@@ -38,12 +40,15 @@ pub fn play_session(
         deals: 0,
         passed_out: 0,
         balances: [0; MAX_PLAYERS],
+        kitty: 0,
         win_share_420: [0; MAX_PLAYERS],
     };
     for _ in 0..profile.session_deals() {
         let dealt = shuffler.deal(dealer, deal_rng);
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
+        state.set_kitty(result.kitty);
         run_deal(&mut state, table, policy_rng);
+        result.kitty = state.kitty_after();
         shuffler.collect(&state);
         result.deals += 1;
         if state.contract().is_none() {

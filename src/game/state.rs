@@ -58,6 +58,8 @@ pub struct Contract {
 /// Where a deal stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// Purchase Nap: seats in turn from the dealer's left may buy cards from the stock.
+    Purchase,
     /// Seats are calling.
     Auction,
     /// Tricks are being played.
@@ -90,6 +92,25 @@ pub enum IllegalCall {
     /// The kept cards are not five of the hand and the spare hand.
     #[error("keep five cards of the hand and the spare hand")]
     BadKeep,
+}
+
+/// Why a purchase was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum IllegalPurchase {
+    /// The deal is not in its purchase phase.
+    #[error("cards can only be bought before the auction of a Purchase Nap profile")]
+    NotInPurchase,
+    /// A discarded card is not in the hand.
+    #[error("the seat does not hold every card it discards")]
+    NotHeld,
+    /// Fewer cards left in the stock than discarded.
+    #[error("{wanted} cards wanted but only {left} left in the stock")]
+    StockTooSmall {
+        /// Cards asked for.
+        wanted: usize,
+        /// Cards left.
+        left: usize,
+    },
 }
 
 /// Why a card could not be played.
@@ -148,6 +169,17 @@ pub struct DealState<'p> {
     spare_taken: bool,
     /// The five cards the taker of the spare hand kept.
     kept: CardSet,
+    /// The kitty when the deal began.
+    kitty_before: i64,
+    /// Units each seat paid into the kitty during the deal before settlement (antes, stakes).
+    paid_in: [i64; MAX_PLAYERS],
+    /// The stock in order (Purchase Nap) and how many cards were drawn from its top.
+    stock_order: super::StockOrder,
+    stock_drawn: u8,
+    /// Per seat, the cards it gave up and received when buying.
+    bought: [(CardSet, CardSet); MAX_PLAYERS],
+    /// Purchases decided so far (the purchase phase).
+    purchases_done: u8,
 }
 
 const NO_CARD: Card = Card::new(crate::cards::Rank::Two, Suit::Clubs);
@@ -187,6 +219,12 @@ impl<'p> DealState<'p> {
             spare: CardSet::EMPTY,
             spare_taken: false,
             kept: CardSet::EMPTY,
+            kitty_before: 0,
+            paid_in: [0; MAX_PLAYERS],
+            stock_order: super::StockOrder::EMPTY,
+            stock_drawn: 0,
+            bought: [(CardSet::EMPTY, CardSet::EMPTY); MAX_PLAYERS],
+            purchases_done: 0,
         }
     }
 
@@ -199,7 +237,92 @@ impl<'p> DealState<'p> {
     ) -> DealState<'p> {
         let mut state = DealState::new(profile, dealer, dealt.hands(players));
         state.spare = dealt.spare;
+        if profile.purchase_stake().is_some() {
+            state.stock_order = dealt.stock_order;
+            state.phase = Phase::Purchase;
+        }
         state
+    }
+
+    /// Starts the deal with `kitty` units in the kitty; every seat pays the profile's ante in.
+    pub fn set_kitty(&mut self, kitty: i64) {
+        self.kitty_before = kitty;
+        let ante = self.profile.ante();
+        for paid in &mut self.paid_in[..self.players as usize] {
+            *paid += ante;
+        }
+    }
+
+    /// The kitty when the deal began.
+    pub fn kitty_before(&self) -> i64 {
+        self.kitty_before
+    }
+
+    /// The kitty after the deal: what was in it, plus what was paid in, less what a winning
+    /// declarer took (only meaningful once finished).
+    pub fn kitty_after(&self) -> i64 {
+        let players = self.players as usize;
+        let mut kitty = self.kitty_before + self.paid_in[..players].iter().sum::<i64>();
+        if let (Some(c), Some(made), None) = (self.contract, self.made(), self.revoke) {
+            let bid = self.profile.bid(c.bid);
+            if made && bid.takes_kitty() {
+                kitty = 0;
+            } else if !made && bid.failed_to_kitty() {
+                kitty += bid.failed() * players as i64;
+            }
+        }
+        kitty
+    }
+
+    /// The stock in order, top card first (Purchase Nap; empty otherwise).
+    pub fn stock_order(&self) -> &[Card] {
+        self.stock_order.as_slice()
+    }
+
+    /// Cards left in the stock to buy from (Purchase Nap).
+    pub fn stock_left(&self) -> usize {
+        self.stock_order.as_slice().len() - self.stock_drawn as usize
+    }
+
+    /// Buys for the seat to act in the purchase phase: gives up `discard` (empty: does not buy)
+    /// and receives as many cards from the top of the stock, paying the stake into the kitty.
+    pub fn purchase(&mut self, discard: CardSet) -> Result<(), IllegalPurchase> {
+        if self.phase != Phase::Purchase {
+            return Err(IllegalPurchase::NotInPurchase);
+        }
+        let seat = self.next as usize;
+        if !(discard - self.hands[seat]).is_empty() {
+            return Err(IllegalPurchase::NotHeld);
+        }
+        let n = discard.count() as usize;
+        if n > self.stock_left() {
+            return Err(IllegalPurchase::StockTooSmall {
+                wanted: n,
+                left: self.stock_left(),
+            });
+        }
+        if n > 0 {
+            let start = self.stock_drawn as usize;
+            let received: CardSet = self.stock_order.as_slice()[start..start + n]
+                .iter()
+                .copied()
+                .collect();
+            self.stock_drawn += n as u8;
+            self.hands[seat] = (self.hands[seat] - discard) | received;
+            self.bought[seat] = (discard, received);
+            self.paid_in[seat] += self.profile.purchase_stake().unwrap_or(0);
+        }
+        self.purchases_done += 1;
+        self.next = next_seat(seat, self.players as usize) as u8;
+        if self.purchases_done == self.players {
+            self.phase = Phase::Auction;
+        }
+        Ok(())
+    }
+
+    /// What `seat` gave up and received when buying (empty sets when it did not buy).
+    pub fn bought(&self, seat: usize) -> (CardSet, CardSet) {
+        self.bought[seat]
     }
 
     /// The spare hand dealt face down (empty without one).
@@ -351,7 +474,7 @@ impl<'p> DealState<'p> {
     /// The seat to act, or None when the deal is finished.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
-            Phase::Auction | Phase::Play => Some(self.next as usize),
+            Phase::Purchase | Phase::Auction | Phase::Play => Some(self.next as usize),
             Phase::Finished => None,
         }
     }
@@ -571,31 +694,53 @@ impl<'p> DealState<'p> {
     /// The units each seat wins (positive) or pays (negative) for the finished deal; they sum
     /// to zero. All zero when passed out.
     pub fn payments(&self) -> [i64; MAX_PLAYERS] {
+        let players = self.players as usize;
+        // What each seat paid into the kitty before settlement (antes, purchase stakes).
         let mut pay = [0i64; MAX_PLAYERS];
+        for (p, paid) in pay.iter_mut().zip(&self.paid_in).take(players) {
+            *p = -paid;
+        }
         let (Some(c), Some(made)) = (self.contract, self.made()) else {
             return pay;
         };
         let bid = self.profile.bid(c.bid);
-        let opponents = self.players as i64 - 1;
+        let opponents = players as i64 - 1;
         if let Some((revoker, _)) = self.revoke
             && revoker as usize != c.declarer
         {
             // The revoking defender alone pays what all the defenders would have paid.
-            pay[c.declarer] = bid.made() * opponents;
-            pay[revoker as usize] = -bid.made() * opponents;
+            pay[c.declarer] += bid.made() * opponents;
+            pay[revoker as usize] -= bid.made() * opponents;
             return pay;
         }
-        // Positive: each defender pays the declarer; negative: the declarer pays each defender.
+        if made {
+            for (seat, p) in pay.iter_mut().enumerate().take(players) {
+                *p += if seat == c.declarer {
+                    bid.made() * opponents
+                } else {
+                    -bid.made()
+                };
+            }
+            if bid.takes_kitty() {
+                let paid: i64 = self.paid_in[..players].iter().sum();
+                pay[c.declarer] += self.kitty_before + paid;
+            }
+            return pay;
+        }
         let failed = match self.profile.spare_hand() {
             Some(spare) if self.spare_taken => bid.failed() * spare.failed_multiplier,
             _ => bid.failed(),
         };
-        let per_opponent = if made { bid.made() } else { -failed };
-        for (seat, p) in pay.iter_mut().enumerate().take(self.players as usize) {
-            *p = if seat == c.declarer {
-                per_opponent * opponents
+        if bid.failed_to_kitty() {
+            // Into the kitty: the amount times the number of players.
+            pay[c.declarer] -= failed * players as i64;
+            return pay;
+        }
+        for (seat, p) in pay.iter_mut().enumerate().take(players) {
+            *p += if seat == c.declarer {
+                -failed * opponents
             } else {
-                -per_opponent
+                failed
             };
         }
         pay

@@ -30,6 +30,12 @@ use crate::rules::Profile;
 
 /// Decides a seat's call in the auction.
 pub trait BidPolicy: Send + Sync {
+    /// Purchase Nap: which cards to give up for as many from the stock, paying the stake (empty:
+    /// do not buy). Only asked where the profile allows it. The default never buys.
+    fn purchase(&self, _view: &BidView, _rng: &mut SimRng) -> CardSet {
+        CardSet::EMPTY
+    }
+
     /// Whether to take the spare hand instead of calling (Sir Garnet; only asked when the seat
     /// may take it). The default never takes it.
     fn take_spare(&self, _view: &BidView, _rng: &mut SimRng) -> bool {

@@ -113,6 +113,27 @@ impl Threshold {
 }
 
 impl BidPolicy for Threshold {
+    /// Buys when the hand has a suit worth building (two or more cards) and weak side cards:
+    /// gives up every side card below a king, if the stock has enough left.
+    fn purchase(&self, view: &BidView, _rng: &mut SimRng) -> CardSet {
+        let hand = view.hand();
+        let Some(trump) = strength(hand).1 else {
+            return CardSet::EMPTY;
+        };
+        if hand.suit_len(trump) < 2 {
+            return CardSet::EMPTY;
+        }
+        let weak: CardSet = (hand - CardSet::suit_mask(trump))
+            .into_iter()
+            .filter(|c| c.rank() < Rank::King)
+            .collect();
+        if weak.count() as usize <= view.stock_left() {
+            weak
+        } else {
+            CardSet::EMPTY
+        }
+    }
+
     fn take_spare(&self, view: &BidView, _rng: &mut SimRng) -> bool {
         self.spare
             .is_some_and(|needed| strength(view.hand()).0 as f64 >= needed)

@@ -40,6 +40,14 @@ impl<'a> BidView<'a> {
     pub fn position(&self) -> usize {
         self.state.calls().len()
     }
+    /// The kitty now (it is on the table for everyone to see).
+    pub fn kitty(&self) -> i64 {
+        self.state.kitty_before()
+    }
+    /// Cards left in the stock to buy from (Purchase Nap).
+    pub fn stock_left(&self) -> usize {
+        self.state.stock_left()
+    }
     /// This seat's hand.
     pub fn hand(&self) -> CardSet {
         self.state.hand(self.seat)

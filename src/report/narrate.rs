@@ -25,6 +25,16 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         .enumerate()
         .map(|(i, c)| format!("seat {} {}", state.caller(i), c.name(profile)))
         .collect();
+    for i in 0..players {
+        let seat = (state.dealer() + 1 + i) % players;
+        let (discarded, received) = state.bought(seat);
+        if discarded.any() {
+            let _ = writeln!(
+                out,
+                "  seat {seat} buys: gave up {discarded}, took {received}"
+            );
+        }
+    }
     let _ = writeln!(out, "  auction: {}", calls.join(", "));
     if let Some((seat, discarded, received)) = state.spare_exchange() {
         let _ = writeln!(
@@ -34,7 +44,15 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         );
     }
     let Some(contract) = state.contract() else {
-        let _ = writeln!(out, "  all passed: nobody scores, the deal passes left");
+        let _ = writeln!(out, "  all passed: no contract, the deal passes left");
+        if profile.has_kitty() {
+            let _ = writeln!(
+                out,
+                "  kitty: {} before, {} after",
+                state.kitty_before(),
+                state.kitty_after()
+            );
+        }
         return out;
     };
     let bid = profile.bid(contract.bid);
@@ -78,6 +96,14 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         state.declarer_tricks(),
         bid.label(),
     );
+    if profile.has_kitty() {
+        let _ = writeln!(
+            out,
+            "  kitty: {} before, {} after",
+            state.kitty_before(),
+            state.kitty_after()
+        );
+    }
     let payments: Vec<String> = state.payments()[..players]
         .iter()
         .enumerate()

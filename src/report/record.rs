@@ -63,6 +63,12 @@ pub struct DealRecord {
     /// A revoke that ended a replayed deal (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revoke: Option<RevokeRecord>,
+    /// The kitty before the deal, for profiles with a kitty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kitty_before: Option<i64>,
+    /// The kitty after the deal: payments plus the change of the kitty sum to zero.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kitty_after: Option<i64>,
     /// The spare hand as dealt, for profiles that deal one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spare: Option<String>,
@@ -80,6 +86,28 @@ pub struct ExchangeRecord {
     pub discarded: String,
     /// The cards it took.
     pub received: String,
+}
+
+/// The exchanges of a deal: purchases in turn from the dealer's left, then a spare-hand take.
+fn exchanges(state: &DealState) -> Vec<ExchangeRecord> {
+    let players = state.players();
+    let record =
+        |seat, discarded: crate::cards::CardSet, received: crate::cards::CardSet| ExchangeRecord {
+            seat,
+            discarded: discarded.to_string(),
+            received: received.to_string(),
+        };
+    let mut list: Vec<ExchangeRecord> = (0..players)
+        .map(|i| (state.dealer() + 1 + i) % players)
+        .filter_map(|seat| {
+            let (discarded, received) = state.bought(seat);
+            discarded.any().then(|| record(seat, discarded, received))
+        })
+        .collect();
+    if let Some((seat, discarded, received)) = state.spare_exchange() {
+        list.push(record(seat, discarded, received));
+    }
+    list
 }
 
 /// A revoke in a replayed deal.
@@ -130,16 +158,10 @@ impl DealRecord {
                 seat,
                 card: card.to_string(),
             }),
+            kitty_before: profile.has_kitty().then(|| state.kitty_before()),
+            kitty_after: profile.has_kitty().then(|| state.kitty_after()),
             spare: profile.spare_hand().map(|_| state.spare().to_string()),
-            exchanges: state
-                .spare_exchange()
-                .map(|(seat, discarded, received)| ExchangeRecord {
-                    seat,
-                    discarded: discarded.to_string(),
-                    received: received.to_string(),
-                })
-                .into_iter()
-                .collect(),
+            exchanges: exchanges(state),
         }
     }
 }

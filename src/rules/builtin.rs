@@ -25,6 +25,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "sir-garnet",
         include_str!("../../configs/rules/sir-garnet.toml"),
     ),
+    (
+        "purchase-nap",
+        include_str!("../../configs/rules/purchase-nap.toml"),
+    ),
 ];
 
 /// The names of the built-in profiles, in listing order.

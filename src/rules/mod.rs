@@ -17,8 +17,8 @@ pub use profile::{
     Shuffle, SpareHand, Ties, TrumpRule,
 };
 pub use raw::{
-    AuctionRules, BidRules, DealRules, PackRules, PlayRules, RuleSet, SessionRules, SpareHandRules,
-    TableRules,
+    AuctionRules, BidRules, DealRules, KittyRules, PackRules, PlayRules, PurchaseRules, RuleSet,
+    SessionRules, SpareHandRules, TableRules,
 };
 
 use thiserror::Error;

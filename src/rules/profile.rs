@@ -50,6 +50,8 @@ pub struct Bid {
     made: i64,
     failed: i64,
     only_over: Option<BidId>,
+    takes_kitty: bool,
+    failed_to_kitty: bool,
 }
 
 impl Bid {
@@ -80,6 +82,15 @@ impl Bid {
     /// The bid that must already have been called before this one may be.
     pub fn only_over(&self) -> Option<BidId> {
         self.only_over
+    }
+    /// Whether a made contract of this bid also collects the kitty.
+    pub fn takes_kitty(&self) -> bool {
+        self.takes_kitty
+    }
+    /// Whether a failed contract pays `failed` times the number of players into the kitty
+    /// (instead of `failed` to each opponent).
+    pub fn failed_to_kitty(&self) -> bool {
+        self.failed_to_kitty
     }
     /// Tricks the declarer needs: 0 for misère (which needs none taken).
     pub fn tricks_needed(&self) -> u8 {
@@ -196,6 +207,10 @@ pub struct Profile {
     ties: Ties,
     bids: Vec<Bid>,
     spare_hand: Option<SpareHand>,
+    /// Units each player pays into the kitty before each deal (None: no kitty).
+    ante: Option<i64>,
+    /// The stake to buy cards before the auction (None: no purchase).
+    purchase_stake: Option<i64>,
     /// Indexed by the highest bid on the table (0: none, i + 1: bid i): whether any bid can
     /// still be called over it. Precomputed because the auction asks it at every seat.
     can_overcall: Vec<bool>,
@@ -309,6 +324,31 @@ impl Profile {
 
         let bids = validate_bids(&raw.bids, &mut v);
         let shuffle = validate_shuffle(&raw.deal, shuffle_kind, &bids, &mut v);
+        if let Some(kitty) = &raw.kitty {
+            v.check(kitty.ante >= 0, "kitty.ante", "cannot be below zero");
+        }
+        if let Some(purchase) = &raw.purchase {
+            v.check(
+                purchase.stake >= 0,
+                "purchase.stake",
+                "cannot be below zero",
+            );
+        }
+        let kitty = raw.kitty.is_some() || raw.purchase.is_some();
+        for (i, (bid, raw_bid)) in bids.iter().zip(&raw.bids).enumerate() {
+            v.check(
+                kitty || !(bid.takes_kitty || bid.failed_to_kitty),
+                &format!(
+                    "bids[{i}].{}",
+                    if raw_bid.takes_kitty {
+                        "takes_kitty"
+                    } else {
+                        "failed_to"
+                    }
+                ),
+                "the profile has no kitty (add a [kitty] or [purchase] section)",
+            );
+        }
         let spare_hand = raw.spare_hand.as_ref().and_then(|spare| {
             v.check(
                 spare.failed_multiplier >= 1,
@@ -350,6 +390,8 @@ impl Profile {
             can_overcall: Vec::new(),
             bids,
             spare_hand,
+            ante: raw.kitty.as_ref().map(|k| k.ante),
+            purchase_stake: raw.purchase.as_ref().map(|p| p.stake),
         };
         profile.can_overcall = (0..=profile.bids.len())
             .map(|on_table| {
@@ -481,6 +523,18 @@ impl Profile {
     /// What an all-pass auction does.
     pub fn all_pass(&self) -> AllPass {
         self.all_pass
+    }
+    /// Whether the profile has a kitty (a pool carried from deal to deal).
+    pub fn has_kitty(&self) -> bool {
+        self.ante.is_some() || self.purchase_stake.is_some()
+    }
+    /// Units each player pays into the kitty before each deal.
+    pub fn ante(&self) -> i64 {
+        self.ante.unwrap_or(0)
+    }
+    /// The stake to buy cards before the auction, for Purchase Nap profiles.
+    pub fn purchase_stake(&self) -> Option<i64> {
+        self.purchase_stake
     }
     /// The spare hand, for profiles that deal one.
     pub fn spare_hand(&self) -> Option<SpareHand> {
@@ -662,6 +716,13 @@ fn validate_bids(raw: &[BidRules], v: &mut Validator) -> Vec<Bid> {
             }
             found.map(|i| BidId(i as u8))
         });
+        let failed_to_kitty = v
+            .choice(
+                b.failed_to.as_deref().unwrap_or("opponents"),
+                &key("failed_to"),
+                &[("opponents", false), ("kitty", true)],
+            )
+            .unwrap_or(false);
         bids.push(Bid {
             name: b.name.clone(),
             label: b.label.clone(),
@@ -669,6 +730,8 @@ fn validate_bids(raw: &[BidRules], v: &mut Validator) -> Vec<Bid> {
             trump,
             made: b.made,
             failed: b.failed,
+            takes_kitty: b.takes_kitty,
+            failed_to_kitty,
             only_over,
         });
     }

@@ -32,6 +32,29 @@ pub struct RuleSet {
     /// A spare hand dealt face down that a player may take instead of calling (Sir Garnet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spare_hand: Option<SpareHandRules>,
+    /// A kitty (pool) that carries from deal to deal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kitty: Option<KittyRules>,
+    /// Purchase Nap: buying fresh cards from the stock before the auction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purchase: Option<PurchaseRules>,
+}
+
+/// `[kitty]`: a pool that carries from deal to deal (bids with `takes_kitty` collect it).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct KittyRules {
+    /// Units every player pays into the kitty before each deal.
+    pub ante: i64,
+}
+
+/// `[purchase]`: before the auction each player in turn, from the dealer's left, may pay `stake`
+/// into the kitty and exchange any number of cards for as many from the top of the stock.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PurchaseRules {
+    /// Units a buying player pays into the kitty.
+    pub stake: i64,
 }
 
 /// `[spare_hand]`: an extra hand of five cards dealt face down. In turn, instead of calling, a
@@ -149,6 +172,13 @@ pub struct BidRules {
     /// The bid that must already have been called in this auction before this one may be.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub only_over: Option<String>,
+    /// Whether a made contract of this bid also collects the kitty (profiles with a kitty).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub takes_kitty: bool,
+    /// Where a failed contract pays: `"opponents"` (`failed` to each, the default) or `"kitty"`
+    /// (`failed` times the number of players, into the kitty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_to: Option<String>,
 }
 
 fn default_kind() -> String {
