@@ -291,6 +291,7 @@ fn sir_garnet_spare_hand() {
         stock: CardSet::EMPTY,
         spare: parse_cards("QS JS TS 9S 8S").unwrap().into_iter().collect(),
         stock_order: napsim::game::StockOrder::EMPTY,
+        floater: None,
     };
     let play_out = |multiplier_text: Option<&str>, lose: bool| {
         let profile = match multiplier_text {
@@ -367,6 +368,7 @@ fn purchase_nap_pool() {
         stock: stock.iter().copied().collect(),
         spare: CardSet::EMPTY,
         stock_order: napsim::game::StockOrder::from_slice(&stock),
+        floater: None,
     };
     let play_nap = |kitty: i64, buy: &str, order: &str| {
         let mut state = DealState::from_dealt(&profile, 3, &dealt, 4);
@@ -405,4 +407,108 @@ fn purchase_nap_pool() {
         "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC 2D TH TD TC",
     );
     assert_eq!(lost, (vec![-1 - 15, 5, 5, 5], 8));
+}
+
+/// Builds a `Dealt` of `text` hands (seat 0 first) with a floater.
+fn dealt_with_floater(text: &str, floater: &str) -> napsim::game::Dealt {
+    let players = text.split('/').count();
+    let deal = parse_deal(text, players, HAND_SIZE, CardSet::FULL, "52").unwrap();
+    let mut hands = [CardSet::EMPTY; 7];
+    hands[..players].copy_from_slice(&deal);
+    napsim::game::Dealt {
+        hands,
+        stock: CardSet::EMPTY,
+        spare: CardSet::EMPTY,
+        stock_order: napsim::game::StockOrder::EMPTY,
+        floater: Some(card(floater)),
+    }
+}
+
+/// shared/seeds/002, Peep Nap: "with five players at the table, winning a bid of Nap collects
+/// the whole kitty plus 20 units (5 from each of the other four players); losing it means paying
+/// 25 units into the kitty and nothing directly to the other players."
+#[test]
+fn peep_nap_source_example_five_players() {
+    let profile = load_profile("peep-nap").unwrap();
+    assert_eq!(profile.pack(5).count(), 28, "five players use Ace to 8");
+    let nap = Call::Bid(profile.bid_id("nap-without-floater").unwrap());
+    let run = |hands: &str, order: &str| {
+        let dealt = dealt_with_floater(hands, "8H");
+        let mut state = DealState::from_dealt(&profile, 4, &dealt, 5);
+        state.set_kitty(7);
+        state.call(nap).unwrap();
+        for _ in 0..4 {
+            state.call(Call::Pass).unwrap();
+        }
+        for c in parse_cards(order).unwrap() {
+            state.play(c).unwrap();
+        }
+        (state.payments()[..5].to_vec(), state.kitty_after())
+    };
+    // Everyone antes 1 (the kitty is 7 + 5 = 12 at the settlement).
+    let won = run(
+        "AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC/9S 9H 9D 9C 8S",
+        "AS AH AD AC 9S KS KH KD KC 8S QS QH QD QC 9H JS JH JD JC 9D TS TH TD TC 9C",
+    );
+    assert_eq!(won, (vec![-1 + 20 + 12, -1 - 5, -1 - 5, -1 - 5, -1 - 5], 0));
+    let lost = run(
+        "AS KS QS JS 8D/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC/9S 9H 9D 9C 8S",
+        "AS AH AD AC 9S KS KH KD KC 8S QS QH QD QC 9H JS JH JD JC 9D 8D TH TD TC 9C",
+    );
+    assert_eq!(lost, (vec![-1 - 25, -1, -1, -1, -1], 7 + 5 + 25));
+}
+
+#[test]
+fn peep_nap_floater_peeks_and_lead_rules() {
+    let profile = load_profile("peep-nap").unwrap();
+    let deal_text = "AS KS 9S 9H TD/AH KH QH JH TH/AD KD QD JD 9D/AC KC QC JC TC";
+    let bid = |name: &str| Call::Bid(profile.bid_id(name).unwrap());
+    // A peek costs 1 into the kitty; the bid with the floater takes it and discards one card.
+    let mut state = DealState::from_dealt(&profile, 3, &dealt_with_floater(deal_text, "QS"), 4);
+    assert_eq!(state.peek(), Ok(card("QS")));
+    assert!(state.peek().is_err(), "one look is enough");
+    state.call(bid("bonaparte-with-floater")).unwrap();
+    for _ in 0..3 {
+        state.call(Call::Pass).unwrap();
+    }
+    assert_eq!(state.phase(), Phase::Floater);
+    assert!(
+        state.take_floater(card("AH")).is_err(),
+        "not the declarer's card"
+    );
+    state.take_floater(card("9H")).unwrap();
+    let expected: CardSet = parse_cards("AS KS QS 9S TD").unwrap().into_iter().collect();
+    assert_eq!(state.hand(0), expected);
+    // Bonaparte: the opening lead is the lowest card of its suit (the lowest trump).
+    let leads: Vec<String> = state
+        .legal_cards()
+        .iter_desc()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(leads, ["9S", "TD"]);
+    assert_eq!(state.play(card("AS")), Err(IllegalPlay::MustFollowSuit));
+    state.play(card("9S")).unwrap();
+    assert_eq!(state.trump(), Some(napsim::cards::Suit::Spades));
+    assert_eq!(state.payments()[0], -1 - 1, "ante and peek so far");
+
+    // Wellington: the declarer names trump, then leads its lowest non-trump card.
+    let mut state = DealState::from_dealt(&profile, 3, &dealt_with_floater(deal_text, "QS"), 4);
+    state.call(bid("nap-with-floater")).unwrap();
+    state.call(bid("wellington-without-floater")).unwrap();
+    state.call(Call::Pass).unwrap();
+    state.call(Call::Pass).unwrap();
+    assert_eq!(state.phase(), Phase::Trump);
+    assert_eq!(state.to_act(), Some(1));
+    assert_eq!(
+        state.name_trump(napsim::cards::Suit::Hearts),
+        Err(IllegalCall::NoLeadAfterNaming),
+        "a one-suit hand must name another suit"
+    );
+    state.name_trump(napsim::cards::Suit::Spades).unwrap();
+    let leads: Vec<String> = state
+        .legal_cards()
+        .iter_desc()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(leads, ["TH"], "the lowest non-trump card");
 }

@@ -15,13 +15,31 @@ fn profiles() -> Vec<Profile> {
         .collect()
 }
 
-const BIDS: &[&str] = &[
-    "threshold",
-    "always:bid=three",
-    "always:bid=nap",
-    "pass",
-    "threshold:three=6,four=8,nap=10,wellington=12",
-];
+/// Bid policy specs that exercise `profile`: the defaults, passing, eldest opening at its lowest
+/// and at its highest openable bid, and an aggressive threshold bidder that reaches every rung.
+fn bid_specs(profile: &Profile) -> Vec<String> {
+    let openable: Vec<&str> = profile
+        .bids()
+        .iter()
+        .filter(|b| b.only_over().is_none())
+        .map(|b| b.name())
+        .collect();
+    let aggressive: Vec<String> = profile
+        .bids()
+        .iter()
+        .enumerate()
+        .map(|(i, b)| format!("{}={}", b.name(), 6 + 2 * i))
+        .collect();
+    vec![
+        "threshold".to_string(),
+        "pass".to_string(),
+        format!("always:bid={}", openable[0]),
+        format!("always:bid={}", openable[openable.len() - 1]),
+        format!("threshold:{}", aggressive.join(",")),
+    ]
+}
+
+const BIDS: usize = 5;
 const PLAYS: &[&str] = &["random", "heuristic"];
 
 /// Plays one deal of block `block` and returns the finished state.
@@ -67,11 +85,11 @@ proptest! {
     #[test]
     fn deals_conserve_cards_play_legally_and_balance(
         seed in any::<u64>(), block in 0u64..1000, which in 0..BUILTIN.len(), table in 0usize..5,
-        bid in 0..BIDS.len(), play in 0..PLAYS.len(),
+        bid in 0..BIDS, play in 0..PLAYS.len(),
     ) {
         let profile = &profiles()[which];
         let players = profile.min_players() + table % (profile.max_players() - profile.min_players() + 1);
-        let bid_spec = if BIDS[bid].contains("wellington") { "threshold:three=6,four=8,nap=10" } else { BIDS[bid] };
+        let bid_spec = &bid_specs(profile)[bid];
         let state = play_one(profile, players, seed, block, bid_spec, PLAYS[play]);
         prop_assert_eq!(state.phase(), Phase::Finished);
 
@@ -88,7 +106,18 @@ proptest! {
         prop_assert!((seen - profile.pack(players)).is_empty());
 
         // Every play legal: the same calls and cards replay through the checked API.
-        let mut dealt = napsim::game::Dealt { hands: [CardSet::EMPTY; 7], stock: CardSet::EMPTY, spare: state.spare(), stock_order: napsim::game::StockOrder::from_slice(state.stock_order()) };
+        if let Some(floater) = state.floater() {
+            prop_assert!(!seen.contains(floater), "the floater is also in a hand");
+            seen.insert(floater);
+            prop_assert!(profile.pack(players).contains(floater));
+        }
+        let mut dealt = napsim::game::Dealt {
+            hands: [CardSet::EMPTY; 7],
+            stock: CardSet::EMPTY,
+            spare: state.spare(),
+            stock_order: napsim::game::StockOrder::from_slice(state.stock_order()),
+            floater: state.floater(),
+        };
         for seat in 0..players {
             dealt.hands[seat] = state.dealt(seat);
         }
@@ -101,7 +130,10 @@ proptest! {
             let seat = (state.dealer() + 1 + i) % players;
             prop_assert!(replay.purchase(state.bought(seat).0).is_ok());
         }
-        for &call in state.calls() {
+        for (i, &call) in state.calls().iter().enumerate() {
+            if state.peeked(state.caller(i)) {
+                prop_assert!(replay.peek().is_ok());
+            }
             let result = match (call, state.spare_exchange()) {
                 (napsim::game::Call::TakeSpare, Some((seat, discarded, received))) => {
                     replay.take_spare((state.dealt(seat) - discarded) | received)
@@ -109,6 +141,12 @@ proptest! {
                 _ => replay.call(call),
             };
             prop_assert!(result.is_ok(), "illegal call {:?}", call);
+        }
+        if let Some(discard) = state.floater_discard() {
+            prop_assert!(replay.take_floater(discard).is_ok());
+        }
+        if replay.phase() == Phase::Trump {
+            prop_assert!(replay.name_trump(state.trump().unwrap()).is_ok());
         }
         for &card in state.history() {
             prop_assert!(replay.play(card).is_ok(), "illegal play {}", card);
@@ -136,11 +174,13 @@ proptest! {
                 } else {
                     prop_assert_eq!(state.tricks_done(), 5);
                 }
-                let trump = match profile.bid(c.bid).trump() {
-                    napsim::rules::TrumpRule::FirstLead => Some(state.trick_cards(0)[0].suit()),
-                    napsim::rules::TrumpRule::NoTrump => None,
-                };
-                prop_assert_eq!(state.trump(), trump);
+                match profile.bid(c.bid).trump() {
+                    napsim::rules::TrumpRule::FirstLead => {
+                        prop_assert_eq!(state.trump(), Some(state.trick_cards(0)[0].suit()))
+                    }
+                    napsim::rules::TrumpRule::NoTrump => prop_assert_eq!(state.trump(), None),
+                    napsim::rules::TrumpRule::Named => prop_assert!(state.trump().is_some()),
+                }
                 prop_assert_eq!(state.trick_leader(0), c.declarer);
             }
             None => prop_assert_eq!(state.history().len(), 0),
@@ -167,7 +207,7 @@ proptest! {
             let dealer = k % players;
             let dealt = shuffler.deal(dealer, &mut deal_rng);
             prop_assert!((dealt.stock & dealt.spare).is_empty());
-            let mut all = dealt.stock | dealt.spare;
+            let mut all = dealt.stock | dealt.spare | dealt.floater.map_or(CardSet::EMPTY, |c| c.set());
             for hand in dealt.hands(players) {
                 prop_assert_eq!(hand.count(), 5);
                 prop_assert!((all & *hand).is_empty());

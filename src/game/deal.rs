@@ -12,6 +12,8 @@ use super::state::DealState;
 
 /// The marker for a position of the deal that goes to the spare hand.
 const SPARE: u8 = u8::MAX;
+/// The marker for the position of the deal that is the floater.
+const FLOATER: u8 = u8::MAX - 1;
 use crate::cards::{Card, CardSet};
 use crate::rng::{SimRng, below};
 use crate::rules::{Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle};
@@ -28,6 +30,8 @@ pub struct Dealt {
     /// The stock in order, top card first, for profiles that draw from it (Purchase Nap);
     /// empty otherwise.
     pub stock_order: StockOrder,
+    /// The floater dealt face down (Peep Nap).
+    pub floater: Option<Card>,
 }
 
 /// The most cards a stock can hold: a 52-card pack less three hands of five.
@@ -109,6 +113,10 @@ impl Shuffler {
                 }
             }
         }
+        // The floater is dealt face down after the hands.
+        if profile.has_floater() {
+            order.push(FLOATER);
+        }
         Shuffler {
             pack: pack_set.to_vec(),
             scratch: Vec::with_capacity(pack_set.count() as usize),
@@ -158,6 +166,7 @@ impl Shuffler {
         }
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         let mut spare = CardSet::EMPTY;
+        let mut floater = None;
         let mut dealt = CardSet::EMPTY;
         for (i, &offset) in self.order.iter().enumerate() {
             if !limited {
@@ -168,6 +177,10 @@ impl Shuffler {
             dealt.insert(card);
             if offset == SPARE {
                 spare.insert(card);
+                continue;
+            }
+            if offset == FLOATER {
+                floater = Some(card);
                 continue;
             }
             // dealer + 1 + offset < 2 * players: one subtraction replaces a division.
@@ -193,6 +206,7 @@ impl Shuffler {
             stock: self.pack_set - dealt,
             spare,
             stock_order,
+            floater,
         }
     }
 
@@ -204,6 +218,7 @@ impl Shuffler {
             stock: self.pack_set,
             spare: CardSet::EMPTY,
             stock_order: StockOrder::EMPTY,
+            floater: None,
         };
         for (seat, &hand) in hands.iter().enumerate() {
             dealt.hands[seat] = hand;
@@ -217,6 +232,12 @@ impl Shuffler {
                 dealt.spare.insert(rest[i]);
             }
             dealt.stock -= dealt.spare;
+        }
+        if self.order.contains(&FLOATER) {
+            let rest = dealt.stock.to_vec();
+            let card = rest[below(rng, rest.len() as u64) as usize];
+            dealt.floater = Some(card);
+            dealt.stock.remove(card);
         }
         if self.ordered_stock {
             let mut rest = dealt.stock.to_vec();

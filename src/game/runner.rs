@@ -57,6 +57,9 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
                 continue;
             }
         }
+        if state.can_peek() && table.bid[seat].peek(&BidView::new(state), rng) {
+            state.peek().expect("checked");
+        }
         let call = if state.any_legal_bid() {
             table.bid[seat].call(&BidView::new(state), rng)
         } else {
@@ -64,6 +67,22 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
         };
         if let Err(e) = state.call(call) {
             panic!("bid policy at seat {seat} made an illegal call ({call:?}): {e}");
+        }
+    }
+    if state.phase() == Phase::Floater {
+        let seat = state.to_act().expect("the declarer");
+        let floater = state.floater().expect("a floater");
+        let view = BidView::new(state);
+        let discard = table.bid[seat].floater_discard(&view, state.hand(seat).with(floater), rng);
+        if let Err(e) = state.take_floater(discard) {
+            panic!("bid policy at seat {seat} discarded an illegal card: {e}");
+        }
+    }
+    if state.phase() == Phase::Trump {
+        let seat = state.to_act().expect("the declarer");
+        let trump = table.bid[seat].name_trump(&BidView::new(state), rng);
+        if let Err(e) = state.name_trump(trump) {
+            panic!("bid policy at seat {seat} named an illegal trump: {e}");
         }
     }
     while state.phase() == Phase::Play {

@@ -9,7 +9,7 @@
 use thiserror::Error;
 
 use crate::cards::{Card, CardSet, Suit};
-use crate::rules::{BidId, HAND_SIZE, MAX_PLAYERS, Profile, Revoke, TrumpRule};
+use crate::rules::{BidId, HAND_SIZE, LeadRule, MAX_PLAYERS, Profile, Revoke, TrumpRule};
 
 /// A seat's call in the auction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,6 +62,10 @@ pub enum Phase {
     Purchase,
     /// Seats are calling.
     Auction,
+    /// Peep Nap: the declarer of a bid with the floater takes it and discards one card.
+    Floater,
+    /// The declarer names the trump suit (a bid whose trump is named).
+    Trump,
     /// Tricks are being played.
     Play,
     /// Every trick is played, or every seat passed.
@@ -89,9 +93,19 @@ pub enum IllegalCall {
     /// Taking the spare hand needs the five cards kept ([`DealState::take_spare`]).
     #[error("taking the spare hand needs the five cards kept")]
     KeepNeeded,
-    /// The kept cards are not five of the hand and the spare hand.
-    #[error("keep five cards of the hand and the spare hand")]
+    /// The kept cards are not five of the hand and the spare hand (or the floater's discard is
+    /// not one of the six cards).
+    #[error("the cards kept or discarded are not the seat's")]
     BadKeep,
+    /// No floater to look at or take now.
+    #[error("there is no floater to look at or take now")]
+    NoFloater,
+    /// No trump to name now.
+    #[error("no trump suit is to be named now")]
+    NoTrumpToName,
+    /// Naming that suit would leave no non-trump card to lead.
+    #[error("the declarer must keep a non-trump card to lead: name another suit")]
+    NoLeadAfterNaming,
 }
 
 /// Why a purchase was refused.
@@ -178,6 +192,11 @@ pub struct DealState<'p> {
     stock_drawn: u8,
     /// Per seat, the cards it gave up and received when buying.
     bought: [(CardSet, CardSet); MAX_PLAYERS],
+    /// The floater (Peep Nap), the seats that paid to see it, and the card the declarer of a
+    /// bid with the floater discarded.
+    floater: Option<Card>,
+    peeked: u8,
+    floater_discard: Option<Card>,
     /// Purchases decided so far (the purchase phase).
     purchases_done: u8,
 }
@@ -224,6 +243,9 @@ impl<'p> DealState<'p> {
             stock_order: super::StockOrder::EMPTY,
             stock_drawn: 0,
             bought: [(CardSet::EMPTY, CardSet::EMPTY); MAX_PLAYERS],
+            floater: None,
+            peeked: 0,
+            floater_discard: None,
             purchases_done: 0,
         }
     }
@@ -237,6 +259,12 @@ impl<'p> DealState<'p> {
     ) -> DealState<'p> {
         let mut state = DealState::new(profile, dealer, dealt.hands(players));
         state.spare = dealt.spare;
+        state.floater = dealt.floater;
+        // Every seat antes into the kitty before the deal.
+        let ante = profile.ante();
+        for paid in &mut state.paid_in[..players] {
+            *paid += ante;
+        }
         if profile.purchase_stake().is_some() {
             state.stock_order = dealt.stock_order;
             state.phase = Phase::Purchase;
@@ -244,13 +272,9 @@ impl<'p> DealState<'p> {
         state
     }
 
-    /// Starts the deal with `kitty` units in the kitty; every seat pays the profile's ante in.
+    /// Starts the deal with `kitty` units in the kitty (carried over from the previous deal).
     pub fn set_kitty(&mut self, kitty: i64) {
         self.kitty_before = kitty;
-        let ante = self.profile.ante();
-        for paid in &mut self.paid_in[..self.players as usize] {
-            *paid += ante;
-        }
     }
 
     /// The kitty when the deal began.
@@ -272,6 +296,88 @@ impl<'p> DealState<'p> {
             }
         }
         kitty
+    }
+
+    /// The floater dealt face down (Peep Nap).
+    pub fn floater(&self) -> Option<Card> {
+        self.floater
+    }
+
+    /// Whether `seat` paid to look at the floater.
+    pub fn peeked(&self, seat: usize) -> bool {
+        self.peeked & (1 << seat) != 0
+    }
+
+    /// The floater as `seat` knows it: seen if it paid to look, or took it as declarer.
+    pub fn floater_seen_by(&self, seat: usize) -> Option<Card> {
+        let took =
+            self.floater_discard.is_some() && self.contract.is_some_and(|c| c.declarer == seat);
+        self.floater.filter(|_| self.peeked(seat) || took)
+    }
+
+    /// The declarer's floater exchange, once made: the card it discarded (possibly the floater).
+    pub fn floater_discard(&self) -> Option<Card> {
+        self.floater_discard
+    }
+
+    /// Whether the seat to call may pay to look at the floater now (before its call).
+    pub fn can_peek(&self) -> bool {
+        self.phase == Phase::Auction && self.floater.is_some() && !self.peeked(self.next as usize)
+    }
+
+    /// The seat to call pays the profile's price into the kitty and looks at the floater.
+    pub fn peek(&mut self) -> Result<Card, IllegalCall> {
+        if !self.can_peek() {
+            return Err(IllegalCall::NoFloater);
+        }
+        let seat = self.next as usize;
+        self.peeked |= 1 << seat;
+        self.paid_in[seat] += self.profile.peek_price();
+        Ok(self.floater.expect("checked"))
+    }
+
+    /// The declarer of a bid with the floater takes it and discards `discard` (one of its six
+    /// cards, possibly the floater).
+    pub fn take_floater(&mut self, discard: Card) -> Result<(), IllegalCall> {
+        if self.phase != Phase::Floater {
+            return Err(IllegalCall::NoFloater);
+        }
+        let declarer = self.next as usize;
+        let six = self.hands[declarer] | self.floater.expect("a floater in this phase").set();
+        if !six.contains(discard) {
+            return Err(IllegalCall::BadKeep);
+        }
+        self.hands[declarer] = six.without(discard);
+        self.floater_discard = Some(discard);
+        self.phase = self.phase_after_floater();
+        Ok(())
+    }
+
+    /// The declarer names `trump` (a bid whose trump is named). With a lowest-non-trump lead
+    /// rule, the hand must keep at least one card outside the trump suit.
+    pub fn name_trump(&mut self, trump: Suit) -> Result<(), IllegalCall> {
+        if self.phase != Phase::Trump {
+            return Err(IllegalCall::NoTrumpToName);
+        }
+        let c = self.contract.expect("a contract");
+        let hand = self.hands[c.declarer];
+        if self.profile.bid(c.bid).lead() == LeadRule::LowestNonTrump
+            && (hand - CardSet::suit_mask(trump)).is_empty()
+        {
+            return Err(IllegalCall::NoLeadAfterNaming);
+        }
+        self.trump = Some(trump);
+        self.phase = Phase::Play;
+        Ok(())
+    }
+
+    fn phase_after_floater(&self) -> Phase {
+        let bid = self.profile.bid(self.contract.expect("a contract").bid);
+        if bid.trump() == TrumpRule::Named {
+            Phase::Trump
+        } else {
+            Phase::Play
+        }
     }
 
     /// The stock in order, top card first (Purchase Nap; empty otherwise).
@@ -474,7 +580,9 @@ impl<'p> DealState<'p> {
     /// The seat to act, or None when the deal is finished.
     pub fn to_act(&self) -> Option<usize> {
         match self.phase {
-            Phase::Purchase | Phase::Auction | Phase::Play => Some(self.next as usize),
+            Phase::Purchase | Phase::Auction | Phase::Floater | Phase::Trump | Phase::Play => {
+                Some(self.next as usize)
+            }
             Phase::Finished => None,
         }
     }
@@ -556,8 +664,15 @@ impl<'p> DealState<'p> {
         match self.contract {
             None => self.phase = Phase::Finished,
             Some(c) => {
-                self.phase = Phase::Play;
-                self.misere = self.profile.bid(c.bid).is_misere();
+                let bid = self.profile.bid(c.bid);
+                self.phase = if bid.with_floater() && self.floater.is_some() {
+                    Phase::Floater
+                } else if bid.trump() == TrumpRule::Named {
+                    Phase::Trump
+                } else {
+                    Phase::Play
+                };
+                self.misere = bid.is_misere();
                 self.trick_leaders[0] = c.declarer as u8;
                 self.next = c.declarer as u8;
             }
@@ -571,10 +686,29 @@ impl<'p> DealState<'p> {
             return CardSet::EMPTY;
         }
         let hand = self.hands[self.next as usize];
-        if self.in_trick == 0 {
-            hand
-        } else {
+        if self.in_trick != 0 {
             hand.follow(self.led_suit())
+        } else if self.played_count == 0 {
+            self.opening_leads(hand)
+        } else {
+            hand
+        }
+    }
+
+    /// The cards the declarer may lead to the first trick under its bid's lead rule.
+    fn opening_leads(&self, hand: CardSet) -> CardSet {
+        let bid = self.profile.bid(self.contract.expect("a contract").bid);
+        match bid.lead() {
+            LeadRule::Any => hand,
+            // The lowest card of each suit: whichever suit it leads names trump.
+            LeadRule::LowestOfSuit => Suit::ALL
+                .into_iter()
+                .filter_map(|s| hand.of_suit(s).first())
+                .collect(),
+            LeadRule::LowestNonTrump => {
+                let trumps = self.trump.map_or(CardSet::EMPTY, CardSet::suit_mask);
+                (hand - trumps).lowest_rank().map_or(hand, Card::set)
+            }
         }
     }
 

@@ -52,8 +52,10 @@ impl PlayPolicy for Heuristic {
 
 fn declarer_lead(view: &PlayView, hand: CardSet) -> Card {
     let Some(trump) = view.trump() else {
-        let suit = longest_suit(hand).expect("a card to lead");
-        return hand.of_suit(suit).last().expect("a card of the suit");
+        // The suit is chosen from the whole hand; the card from those the lead rule allows
+        // (the top card, or the lowest under Bonaparte's rule).
+        let suit = longest_suit(view.hand()).expect("a card to lead");
+        return hand.of_suit(suit).last().expect("a legal card of the suit");
     };
     let unseen = view.unseen();
     let my_trumps = hand.of_suit(trump);

@@ -23,7 +23,7 @@ mod view;
 pub use spec::{Spec, SpecError};
 pub use view::{BidView, PlayView};
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardSet, Suit};
 use crate::game::Call;
 use crate::rng::SimRng;
 use crate::rules::Profile;
@@ -34,6 +34,28 @@ pub trait BidPolicy: Send + Sync {
     /// do not buy). Only asked where the profile allows it. The default never buys.
     fn purchase(&self, _view: &BidView, _rng: &mut SimRng) -> CardSet {
         CardSet::EMPTY
+    }
+
+    /// Peep Nap: whether to pay to look at the floater before calling. The default never looks.
+    fn peek(&self, _view: &BidView, _rng: &mut SimRng) -> bool {
+        false
+    }
+
+    /// Peep Nap: as declarer of a bid with the floater, which of the six cards (`six`: the hand
+    /// and the floater) to discard. The default discards the card outside the strongest five
+    /// ([`threshold::best_five`]).
+    fn floater_discard(&self, _view: &BidView, six: CardSet, _rng: &mut SimRng) -> Card {
+        (six - threshold::best_five(six))
+            .first()
+            .or(six.first())
+            .expect("six cards")
+    }
+
+    /// As declarer of a bid whose trump is named, the trump suit. The default names the suit
+    /// that makes the hand strongest while keeping a card outside it
+    /// ([`threshold::named_trump`]).
+    fn name_trump(&self, view: &BidView, _rng: &mut SimRng) -> Suit {
+        threshold::named_trump(view.hand())
     }
 
     /// Whether to take the spare hand instead of calling (Sir Garnet; only asked when the seat

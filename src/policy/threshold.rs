@@ -134,6 +134,11 @@ impl BidPolicy for Threshold {
         }
     }
 
+    /// Looks at the floater when the hand is within reach of a bid (score 12 or more).
+    fn peek(&self, view: &BidView, _rng: &mut SimRng) -> bool {
+        strength(view.hand()).0 as f64 >= PEEK_FROM
+    }
+
     fn take_spare(&self, view: &BidView, _rng: &mut SimRng) -> bool {
         self.spare
             .is_some_and(|needed| strength(view.hand()).0 as f64 >= needed)
@@ -143,12 +148,21 @@ impl BidPolicy for Threshold {
         let profile = view.profile();
         let hand = view.hand();
         let (tricks_score, misere_score) = (strength(hand).0 as f64, misere_strength(hand) as f64);
+        // With the floater: the best five of six if this seat has seen it, else a small bonus
+        // for the exchange to come.
+        let floater_score = match view.floater() {
+            Some(card) => strength(best_five(hand.with(card))).0 as f64,
+            None => tricks_score + FLOATER_BONUS,
+        };
         for id in profile.bid_ids().rev() {
             let Some(needed) = self.thresholds[id.index()] else {
                 continue;
             };
-            let score = if profile.bid(id).is_misere() {
+            let bid = profile.bid(id);
+            let score = if bid.is_misere() {
                 misere_score
+            } else if bid.with_floater() {
+                floater_score
             } else {
                 tricks_score
             };
@@ -159,6 +173,11 @@ impl BidPolicy for Threshold {
         Call::Pass
     }
 }
+
+/// Peep Nap: the score from which the threshold bidder pays to look at the floater.
+pub const PEEK_FROM: f64 = 12.0;
+/// Peep Nap: what an unseen floater is taken to add to the score of a bid with the floater.
+pub const FLOATER_BONUS: f64 = 1.0;
 
 /// The default score from which the threshold bidder takes a spare hand (Sir Garnet).
 pub const DEFAULT_SPARE: f64 = 14.0;
@@ -191,6 +210,18 @@ pub fn best_five(cards: CardSet) -> CardSet {
         }
     }
     best.1
+}
+
+/// The trump suit to name for `hand`: the one that gives the highest [`strength`] among suits
+/// that leave at least one card outside trumps (a one-suit hand must name another suit: then
+/// the first such suit in the order clubs, diamonds, hearts, spades).
+pub fn named_trump(hand: CardSet) -> Suit {
+    let score = |trump: Suit| -> u32 { hand.into_iter().map(|c| card_value(c, trump)).sum() };
+    Suit::ALL
+        .into_iter()
+        .filter(|&s| (hand - CardSet::suit_mask(s)).any())
+        .max_by_key(|&s| (score(s), std::cmp::Reverse(s)))
+        .unwrap_or(Suit::Clubs)
 }
 
 /// A card's contribution to [`strength`] with `trump` as trumps.

@@ -48,6 +48,18 @@ impl<'a> BidView<'a> {
     pub fn stock_left(&self) -> usize {
         self.state.stock_left()
     }
+    /// The floater, if this seat paid to see it (Peep Nap).
+    pub fn floater(&self) -> Option<Card> {
+        self.state.floater_seen_by(self.seat)
+    }
+    /// Whether a floater lies on the table (Peep Nap).
+    pub fn has_floater(&self) -> bool {
+        self.state.floater().is_some()
+    }
+    /// Whether this seat has already looked at the floater.
+    pub fn peeked(&self) -> bool {
+        self.state.peeked(self.seat)
+    }
     /// This seat's hand.
     pub fn hand(&self) -> CardSet {
         self.state.hand(self.seat)
@@ -170,9 +182,21 @@ impl<'a> PlayView<'a> {
         let ahead = (seat + n - self.seat) % n;
         ahead != 0 && ahead <= self.seats_after()
     }
-    /// The cards this seat cannot see: the pack less its hand and the cards played (other
-    /// hands and the undealt stock together).
+    /// The floater, if this seat saw it (it paid to look, or took it as declarer).
+    pub fn floater(&self) -> Option<Card> {
+        self.state.floater_seen_by(self.seat)
+    }
+    /// Cards this seat itself put out of play (the declarer's floater discard).
+    pub fn set_aside(&self) -> CardSet {
+        match self.state.floater_discard() {
+            Some(card) if self.is_declarer() => card.set(),
+            _ => CardSet::EMPTY,
+        }
+    }
+    /// The cards this seat cannot see: the pack less its hand, the cards played and a floater
+    /// it saw (other hands and the undealt stock together).
     pub fn unseen(&self) -> CardSet {
-        self.state.pack() - self.hand() - self.played()
+        let seen = self.floater().map_or(CardSet::EMPTY, Card::set) | self.set_aside();
+        self.state.pack() - self.hand() - self.played() - seen
     }
 }

@@ -36,6 +36,18 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         }
     }
     let _ = writeln!(out, "  auction: {}", calls.join(", "));
+    if let Some(floater) = state.floater() {
+        let peeks: Vec<String> = (0..players)
+            .filter(|&s| state.peeked(s))
+            .map(|s| format!("seat {s}"))
+            .collect();
+        let who = if peeks.is_empty() {
+            "nobody".to_string()
+        } else {
+            peeks.join(", ")
+        };
+        let _ = writeln!(out, "  floater: {floater} (paid to look: {who})");
+    }
     if let Some((seat, discarded, received)) = state.spare_exchange() {
         let _ = writeln!(
             out,
@@ -56,6 +68,14 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         return out;
     };
     let bid = profile.bid(contract.bid);
+    if let Some(discard) = state.floater_discard() {
+        let floater = state.floater().expect("a floater");
+        let _ = writeln!(
+            out,
+            "  seat {} takes the floater {floater} and discards {discard}",
+            contract.declarer
+        );
+    }
     let trump = match state.trump() {
         Some(suit) => format!("{} trump", suit.symbol()),
         None => "no trump".to_string(),

@@ -69,6 +69,12 @@ pub struct DealRecord {
     /// The kitty after the deal: payments plus the change of the kitty sum to zero.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kitty_after: Option<i64>,
+    /// The floater, for profiles that deal one (Peep Nap).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub floater: Option<String>,
+    /// The seats that paid to look at the floater, in speaking order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub peeks: Vec<usize>,
     /// The spare hand as dealt, for profiles that deal one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spare: Option<String>,
@@ -106,6 +112,11 @@ fn exchanges(state: &DealState) -> Vec<ExchangeRecord> {
         .collect();
     if let Some((seat, discarded, received)) = state.spare_exchange() {
         list.push(record(seat, discarded, received));
+    }
+    if let (Some(discard), Some(floater), Some(c)) =
+        (state.floater_discard(), state.floater(), state.contract())
+    {
+        list.push(record(c.declarer, discard.set(), floater.set()));
     }
     list
 }
@@ -160,6 +171,11 @@ impl DealRecord {
             }),
             kitty_before: profile.has_kitty().then(|| state.kitty_before()),
             kitty_after: profile.has_kitty().then(|| state.kitty_after()),
+            floater: state.floater().map(|c| c.to_string()),
+            peeks: (0..players)
+                .map(|i| (state.dealer() + 1 + i) % players)
+                .filter(|&seat| state.peeked(seat))
+                .collect(),
             spare: profile.spare_hand().map(|_| state.spare().to_string()),
             exchanges: exchanges(state),
         }

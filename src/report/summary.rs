@@ -29,9 +29,10 @@ pub fn simulate_summary(
         tally.passed_out,
         passed_pct
     );
+    let width = rows.iter().map(|r| r.bid.len()).max().unwrap_or(3).max(12);
     let _ = writeln!(
         out,
-        "{:<12} {:>6} {:>12} {:>8} {:>20} {:>18}",
+        "{:<width$} {:>6} {:>12} {:>8} {:>20} {:>18}",
         "bid", "tricks", "declared", "share", "made % (95% CI)", "EV/declared ± se"
     );
     for row in rows {
@@ -48,7 +49,7 @@ pub fn simulate_summary(
         };
         let _ = writeln!(
             out,
-            "{:<12} {:>6} {:>12} {:>7.2}% {:>20} {:>18}",
+            "{:<width$} {:>6} {:>12} {:>7.2}% {:>20} {:>18}",
             row.bid, row.tricks_needed, row.declared, share, made, ev
         );
     }

@@ -29,6 +29,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "purchase-nap",
         include_str!("../../configs/rules/purchase-nap.toml"),
     ),
+    (
+        "peep-nap",
+        include_str!("../../configs/rules/peep-nap.toml"),
+    ),
+    (
+        "peep-nap-aylesbury",
+        include_str!("../../configs/rules/peep-nap-aylesbury.toml"),
+    ),
+    (
+        "peep-nap-dorset",
+        include_str!("../../configs/rules/peep-nap-dorset.toml"),
+    ),
 ];
 
 /// The names of the built-in profiles, in listing order.

@@ -13,12 +13,12 @@ mod raw;
 
 pub use builtin::{BUILTIN, DEFAULT_PROFILE, builtin_names};
 pub use profile::{
-    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, MAX_PLAYERS, Profile, Revoke,
-    Shuffle, SpareHand, Ties, TrumpRule,
+    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_PLAYERS, Profile,
+    Revoke, Shuffle, SpareHand, Ties, TrumpRule,
 };
 pub use raw::{
-    AuctionRules, BidRules, DealRules, KittyRules, PackRules, PlayRules, PurchaseRules, RuleSet,
-    SessionRules, SpareHandRules, TableRules,
+    AuctionRules, BidRules, DealRules, FloaterRules, KittyRules, PackRules, PlayRules,
+    PurchaseRules, RuleSet, SessionRules, SpareHandRules, TableRules,
 };
 
 use thiserror::Error;

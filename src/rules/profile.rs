@@ -38,6 +38,8 @@ pub enum TrumpRule {
     FirstLead,
     /// No trump: every trick goes to the highest card of the suit led.
     NoTrump,
+    /// The declarer names the trump suit before the opening lead.
+    Named,
 }
 
 /// One rung of the bid ladder.
@@ -52,6 +54,20 @@ pub struct Bid {
     only_over: Option<BidId>,
     takes_kitty: bool,
     failed_to_kitty: bool,
+    lead: LeadRule,
+    with_floater: bool,
+}
+
+/// A constraint on the declarer's opening lead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeadRule {
+    /// Any card.
+    Any,
+    /// The lowest card of the suit led (Bonaparte: "must lead your lowest trump").
+    LowestOfSuit,
+    /// The lowest card outside the named trump suit; ties between suits go to the lower suit
+    /// in the order clubs, diamonds, hearts, spades (Peep Nap's Wellington).
+    LowestNonTrump,
 }
 
 impl Bid {
@@ -82,6 +98,14 @@ impl Bid {
     /// The bid that must already have been called before this one may be.
     pub fn only_over(&self) -> Option<BidId> {
         self.only_over
+    }
+    /// The constraint on the opening lead.
+    pub fn lead(&self) -> LeadRule {
+        self.lead
+    }
+    /// Whether the bid is made with the floater (the declarer takes it and discards one card).
+    pub fn with_floater(&self) -> bool {
+        self.with_floater
     }
     /// Whether a made contract of this bid also collects the kitty.
     pub fn takes_kitty(&self) -> bool {
@@ -209,6 +233,8 @@ pub struct Profile {
     spare_hand: Option<SpareHand>,
     /// Units each player pays into the kitty before each deal (None: no kitty).
     ante: Option<i64>,
+    /// The price of a look at the floater (None: no floater).
+    peek: Option<i64>,
     /// The stake to buy cards before the auction (None: no purchase).
     purchase_stake: Option<i64>,
     /// Indexed by the highest bid on the table (0: none, i + 1: bid i): whether any bid can
@@ -334,7 +360,17 @@ impl Profile {
                 "cannot be below zero",
             );
         }
-        let kitty = raw.kitty.is_some() || raw.purchase.is_some();
+        if let Some(floater) = &raw.floater {
+            v.check(floater.peek >= 0, "floater.peek", "cannot be below zero");
+        }
+        for (i, b) in raw.bids.iter().enumerate() {
+            v.check(
+                raw.floater.is_some() || !b.with_floater,
+                &format!("bids[{i}].with_floater"),
+                "the profile deals no floater (add a [floater] section)",
+            );
+        }
+        let kitty = raw.kitty.is_some() || raw.purchase.is_some() || raw.floater.is_some();
         for (i, (bid, raw_bid)) in bids.iter().zip(&raw.bids).enumerate() {
             v.check(
                 kitty || !(bid.takes_kitty || bid.failed_to_kitty),
@@ -391,6 +427,7 @@ impl Profile {
             bids,
             spare_hand,
             ante: raw.kitty.as_ref().map(|k| k.ante),
+            peek: raw.floater.as_ref().map(|f| f.peek),
             purchase_stake: raw.purchase.as_ref().map(|p| p.stake),
         };
         profile.can_overcall = (0..=profile.bids.len())
@@ -425,7 +462,7 @@ impl Profile {
             } else {
                 0
             };
-            let needed = players * HAND_SIZE + spare;
+            let needed = players * HAND_SIZE + spare + usize::from(profile.peek.is_some());
             v.check(
                 needed <= pack,
                 &key,
@@ -526,7 +563,15 @@ impl Profile {
     }
     /// Whether the profile has a kitty (a pool carried from deal to deal).
     pub fn has_kitty(&self) -> bool {
-        self.ante.is_some() || self.purchase_stake.is_some()
+        self.ante.is_some() || self.purchase_stake.is_some() || self.peek.is_some()
+    }
+    /// Whether a floater is dealt (Peep Nap).
+    pub fn has_floater(&self) -> bool {
+        self.peek.is_some()
+    }
+    /// The price of a look at the floater.
+    pub fn peek_price(&self) -> i64 {
+        self.peek.unwrap_or(0)
     }
     /// Units each player pays into the kitty before each deal.
     pub fn ante(&self) -> i64 {
@@ -697,6 +742,7 @@ fn validate_bids(raw: &[BidRules], v: &mut Validator) -> Vec<Bid> {
                 &[
                     ("first-lead", TrumpRule::FirstLead),
                     ("none", TrumpRule::NoTrump),
+                    ("named", TrumpRule::Named),
                 ],
             )
             .unwrap_or(TrumpRule::FirstLead);
@@ -723,8 +769,26 @@ fn validate_bids(raw: &[BidRules], v: &mut Validator) -> Vec<Bid> {
                 &[("opponents", false), ("kitty", true)],
             )
             .unwrap_or(false);
+        let lead = v
+            .choice(
+                b.lead.as_deref().unwrap_or("any"),
+                &key("lead"),
+                &[
+                    ("any", LeadRule::Any),
+                    ("lowest-of-suit", LeadRule::LowestOfSuit),
+                    ("lowest-non-trump", LeadRule::LowestNonTrump),
+                ],
+            )
+            .unwrap_or(LeadRule::Any);
+        v.check(
+            lead != LeadRule::LowestNonTrump || trump == TrumpRule::Named,
+            &key("lead"),
+            "\"lowest-non-trump\" needs trump = \"named\"",
+        );
         bids.push(Bid {
             name: b.name.clone(),
+            lead,
+            with_floater: b.with_floater,
             label: b.label.clone(),
             kind,
             trump,

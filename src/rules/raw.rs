@@ -38,6 +38,18 @@ pub struct RuleSet {
     /// Purchase Nap: buying fresh cards from the stock before the auction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purchase: Option<PurchaseRules>,
+    /// Peep Nap: an extra card dealt face down that players may pay to look at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floater: Option<FloaterRules>,
+}
+
+/// `[floater]`: one extra card dealt face down after the hands. Before its own call each player
+/// may pay `peek` into the kitty to look at it; bids marked `with_floater` take it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FloaterRules {
+    /// Units a player pays into the kitty to look at the floater.
+    pub peek: i64,
 }
 
 /// `[kitty]`: a pool that carries from deal to deal (bids with `takes_kitty` collect it).
@@ -172,6 +184,15 @@ pub struct BidRules {
     /// The bid that must already have been called in this auction before this one may be.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub only_over: Option<String>,
+    /// `"any"` (the default), `"lowest-of-suit"` (Bonaparte: the opening lead must be the lowest
+    /// card of its suit, so the declarer's lowest trump) or `"lowest-non-trump"` (with a named
+    /// trump: the opening lead must be the declarer's lowest non-trump card).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<String>,
+    /// Peep Nap: whether the bid is made "with the floater" (the declarer takes the floater and
+    /// discards one card before the play).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub with_floater: bool,
     /// Whether a made contract of this bid also collects the kitty (profiles with a kitty).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub takes_kitty: bool,
