@@ -295,6 +295,32 @@ fn bad_profile_files_exit_2_naming_the_key() {
             good.replace("lowest_rank = \"2\"", "lowest_rank = \"9\""),
             "table.max_players",
         ),
+        // Eight players are more than napsim seats; six on 28 cards need 30.
+        (
+            "eight.toml",
+            good.replace("max_players = 7", "max_players = 8"),
+            "table.max_players: must be at most 7",
+        ),
+        (
+            "six-on-28.toml",
+            good.replace("lowest_rank = \"2\"", "lowest_rank = \"8\""),
+            "6 players need 30 cards but the pack has 28",
+        ),
+        // Wellington enabled while Nap is not.
+        (
+            "no-nap.toml",
+            good.replace("name = \"nap\"", "name = \"five\""),
+            "bids[3].only_over: 'nap' is not a lower bid",
+        ),
+        // A misère that claims a trump when the profile's option says none.
+        (
+            "misere-trump.toml",
+            good.replace(
+                "[[bids]]\n# \"Three",
+                "[[bids]]\nname = \"misere\"\nlabel = \"Misère\"\nkind = \"misere\"\ntrump = \"first-lead\"\nmade = 3\nfailed = 3\n\n[[bids]]\n# \"Three",
+            ),
+            "bids[0].trump: a misère has no trump",
+        ),
     ];
     for (name, text, needle) in cases {
         let path = dir.path().join(name);
@@ -385,7 +411,7 @@ fn every_profile_simulates_and_deals_at_every_table_size() {
 #[test]
 fn every_shown_profile_plays_identically_from_a_file() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["rulebook", "pub-guide", "encyclopedia"] {
+    for (name, _) in napsim::rules::BUILTIN {
         let shown = napsim()
             .args(["rules", "show", name])
             .output()

@@ -512,3 +512,162 @@ fn peep_nap_floater_peeks_and_lead_rules() {
         .collect();
     assert_eq!(leads, ["TH"], "the lowest non-trump card");
 }
+
+#[derive(Debug, Deserialize)]
+struct PayoutRow {
+    name: String,
+    profile: String,
+    players: usize,
+    bid: String,
+    result: String,
+    kitty_before: i64,
+    peeks: usize,
+    payments: String,
+    kitty_after: i64,
+}
+
+/// A deal in which seat 0 makes or loses `bid` with plain play: it holds top spades for every
+/// trick it needs and, to lose, the pack's lowest cards of other suits for one trick too many.
+/// The other cards go round the defenders in order, then to the floater and the stock.
+fn payout_deal(
+    profile: &Profile,
+    players: usize,
+    bid: &napsim::rules::Bid,
+    made: bool,
+) -> napsim::game::Dealt {
+    use napsim::cards::{Rank, Suit};
+    let pack = profile.pack(players);
+    let low = pack.first().unwrap().rank();
+    let named = bid.trump() == napsim::rules::TrumpRule::Named;
+    let needed = bid.tricks_needed() as usize;
+    let top = [Rank::Ace, Rank::King, Rank::Queen, Rank::Jack, Rank::Ten];
+    let mut declarer = CardSet::EMPTY;
+    let winners = if made { 5 } else { needed - 1 };
+    // A named-trump bid must lead a non-trump: the ace of hearts (made) or a low club (lost).
+    let spades = if named { 4.min(winners) } else { winners };
+    for &rank in &top[..spades] {
+        declarer.insert(Card::new(rank, Suit::Spades));
+    }
+    if named && made {
+        declarer.insert(Card::new(Rank::Ace, Suit::Hearts));
+    }
+    for suit in [Suit::Clubs, Suit::Diamonds, Suit::Hearts] {
+        if declarer.count() < 5 {
+            declarer.insert(Card::new(low, suit));
+        }
+    }
+    let mut rest = (pack - declarer).to_vec().into_iter();
+    let mut dealt = napsim::game::Dealt {
+        hands: [CardSet::EMPTY; 7],
+        stock: CardSet::EMPTY,
+        spare: CardSet::EMPTY,
+        stock_order: napsim::game::StockOrder::EMPTY,
+        floater: None,
+    };
+    dealt.hands[0] = declarer;
+    if profile.has_floater() {
+        dealt.floater = rest.next();
+    }
+    for i in 0..(players - 1) * 5 {
+        dealt.hands[1 + i % (players - 1)].insert(rest.next().unwrap());
+    }
+    let stock: Vec<Card> = rest.collect();
+    dealt.stock = stock.iter().copied().collect();
+    dealt.stock_order =
+        napsim::game::StockOrder::from_slice(&stock[..stock.len().min(napsim::game::STOCK_MAX)]);
+    dealt
+}
+
+#[test]
+fn payout_tables_from_the_sources() {
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_path(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/payout_tables.csv"
+        ))
+        .unwrap();
+    let mut rows = 0;
+    for (i, row) in reader.deserialize::<PayoutRow>().enumerate() {
+        let row = row.unwrap();
+        let ctx = format!("{} (data row {})", row.name, i + 1);
+        let profile = load_profile(&row.profile).unwrap();
+        let bid_id = profile
+            .bid_id(&row.bid)
+            .unwrap_or_else(|| panic!("{ctx}: bid"));
+        let bid = profile.bid(bid_id);
+        let n = row.players;
+        let dealt = payout_deal(&profile, n, bid, row.result == "made");
+        // Seat 0 speaks last (the dealer is seat 0); earlier seats call the bids it must be
+        // over (Nap before Wellington before Blücher) and pass otherwise.
+        let mut state = DealState::from_dealt(&profile, 0, &dealt, n);
+        state.set_kitty(row.kitty_before);
+        while state.phase() == Phase::Purchase {
+            state.purchase(CardSet::EMPTY).unwrap();
+        }
+        let mut chain = Vec::new();
+        let mut required = bid.only_over();
+        while let Some(r) = required {
+            chain.insert(0, Call::Bid(r));
+            required = profile.bid(r).only_over();
+        }
+        assert!(chain.len() < n, "{ctx}: not enough seats to reach the bid");
+        for seat in (1..n).chain([0]) {
+            if seat >= 1 && seat <= row.peeks {
+                state.peek().unwrap_or_else(|e| panic!("{ctx}: peek: {e}"));
+            }
+            let call = match seat {
+                0 => Call::Bid(bid_id),
+                s if s <= chain.len() => chain[s - 1],
+                _ => Call::Pass,
+            };
+            state
+                .call(call)
+                .unwrap_or_else(|e| panic!("{ctx}: call by seat {seat}: {e}"));
+        }
+        if state.phase() == Phase::Floater {
+            state.take_floater(state.floater().unwrap()).unwrap();
+        }
+        if state.phase() == Phase::Trump {
+            state.name_trump(napsim::cards::Suit::Spades).unwrap();
+        }
+        while state.phase() == Phase::Play {
+            let legal = state.legal_cards();
+            let seat = state.to_act().unwrap();
+            // The declarer plays its winners from the top, or (to lose) its low cards first.
+            let card = if seat == 0 && row.result == "made" {
+                legal.highest_rank()
+            } else {
+                legal.lowest_rank()
+            };
+            state.play(card.unwrap()).unwrap();
+        }
+        let expected: Vec<i64> = row
+            .payments
+            .split_whitespace()
+            .map(|p| p.parse().unwrap())
+            .collect();
+        assert_eq!(state.contract().map(|c| c.declarer), Some(0), "{ctx}");
+        assert_eq!(
+            state.made(),
+            Some(row.result == "made"),
+            "{ctx}: the deal went the wrong way: {:?} {:?}",
+            state.dealt(0),
+            state.history()
+        );
+        assert_eq!(
+            &state.payments()[..n],
+            expected.as_slice(),
+            "{ctx}: payments"
+        );
+        assert_eq!(state.kitty_after(), row.kitty_after, "{ctx}: kitty after");
+        let change = state.kitty_after() - state.kitty_before();
+        assert_eq!(
+            state.payments().iter().sum::<i64>() + change,
+            0,
+            "{ctx}: balance"
+        );
+        rows += 1;
+    }
+    assert!(rows >= 15);
+}

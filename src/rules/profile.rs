@@ -348,7 +348,17 @@ impl Profile {
             "must be at least 1",
         );
 
-        let bids = validate_bids(&raw.bids, &mut v);
+        let misere_trump = v
+            .choice(
+                raw.play.misere_trump.as_deref().unwrap_or("none"),
+                "play.misere_trump",
+                &[
+                    ("none", TrumpRule::NoTrump),
+                    ("first-lead", TrumpRule::FirstLead),
+                ],
+            )
+            .unwrap_or(TrumpRule::NoTrump);
+        let bids = validate_bids(&raw.bids, misere_trump, &mut v);
         let shuffle = validate_shuffle(&raw.deal, shuffle_kind, &bids, &mut v);
         if let Some(kitty) = &raw.kitty {
             v.check(kitty.ante >= 0, "kitty.ante", "cannot be below zero");
@@ -692,7 +702,7 @@ fn validate_shuffle(
     }
 }
 
-fn validate_bids(raw: &[BidRules], v: &mut Validator) -> Vec<Bid> {
+fn validate_bids(raw: &[BidRules], misere_trump: TrumpRule, v: &mut Validator) -> Vec<Bid> {
     v.check(!raw.is_empty(), "bids", "the ladder needs at least one bid");
     v.check(raw.len() <= 64, "bids", "at most 64 bids");
     let mut bids: Vec<Bid> = Vec::new();
@@ -731,7 +741,11 @@ fn validate_bids(raw: &[BidRules], v: &mut Validator) -> Vec<Bid> {
             }
         };
         let default_trump = if kind == BidKind::Misere {
-            "none"
+            if misere_trump == TrumpRule::NoTrump {
+                "none"
+            } else {
+                "first-lead"
+            }
         } else {
             "first-lead"
         };
@@ -769,6 +783,15 @@ fn validate_bids(raw: &[BidRules], v: &mut Validator) -> Vec<Bid> {
                 &[("opponents", false), ("kitty", true)],
             )
             .unwrap_or(false);
+        v.check(
+            kind != BidKind::Misere || trump == misere_trump,
+            &key("trump"),
+            if misere_trump == TrumpRule::NoTrump {
+                "a misère has no trump in this profile (play.misere_trump = \"none\")"
+            } else {
+                "a misère is played with a trump in this profile (play.misere_trump = \"first-lead\")"
+            },
+        );
         let lead = v
             .choice(
                 b.lead.as_deref().unwrap_or("any"),

@@ -145,6 +145,10 @@ pub struct PlayRules {
     /// (refused) or `"settle-at-once"` (play stops; a revoking declarer pays as if lost, a
     /// revoking defender pays the declarer everything it would have collected).
     pub revoke: String,
+    /// How misère bids are played: `"none"` (no trump, the default) or `"first-lead"` (the
+    /// suit of the first card is trump). A misère bid's own `trump` must agree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misere_trump: Option<String>,
 }
 
 /// `[session]`: a match of several deals.
