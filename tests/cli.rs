@@ -549,3 +549,54 @@ fn deal_replays_a_real_game_and_settles_a_revoke_as_the_profile_says() {
         "required",
     );
 }
+
+#[test]
+fn reduced_packs_play_and_refuse_cards_outside_the_pack() {
+    let file = "tests/data/profiles/rulebook-doubled-reduced.toml";
+    for (players, cards) in [(3, 24), (4, 28), (5, 32)] {
+        let n = players.to_string();
+        let out = napsim()
+            .args([
+                "--rules",
+                file,
+                "deal",
+                "--json",
+                "--count",
+                "30",
+                "--seed",
+                "3",
+                "--players",
+                &n,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let lowest = match cards {
+            24 => '9',
+            28 => '8',
+            _ => '7',
+        };
+        for line in String::from_utf8(out.stdout).unwrap().lines() {
+            let rec: serde_json::Value = serde_json::from_str(line).unwrap();
+            for hand in rec["hands"].as_array().unwrap() {
+                for card in hand.as_str().unwrap().split(' ') {
+                    let rank = card.chars().next().unwrap();
+                    assert!(
+                        "AKQJT98765432".find(rank) <= "AKQJT98765432".find(lowest),
+                        "{card} outside the {cards}-card pack"
+                    );
+                }
+            }
+        }
+    }
+    let hands = "AS KS QS JS TS/AH KH QH JH 2H/AD KD QD JD TD/AC KC QC JC TC";
+    assert_bad_input(
+        &["--rules", file, "deal", "--hands", hands],
+        "2H is not in the pack",
+    );
+    assert_bad_input(
+        &["--rules", "peep-nap", "deal", "--hands", hands],
+        "2H is not in the pack",
+    );
+    assert_bad_input(&["--rules", file, "simulate", "--players", "6"], "3 to 5");
+}
