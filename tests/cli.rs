@@ -306,6 +306,17 @@ fn bad_profile_files_exit_2_naming_the_key() {
             good.replace("lowest_rank = \"2\"", "lowest_rank = \"8\""),
             "6 players need 30 cards but the pack has 28",
         ),
+        // Values that would overflow the engine's arithmetic.
+        (
+            "overflow-batches.toml",
+            good.replace("batches = [3, 2]", "batches = [4294967295, 6]"),
+            "deal.batches",
+        ),
+        (
+            "huge-payout.toml",
+            good.replace("made = 5", "made = 9223372036854775807"),
+            "bids[2].made: must be at most 1000000",
+        ),
         // Wellington enabled while Nap is not.
         (
             "no-nap.toml",
@@ -547,6 +558,21 @@ fn deal_replays_a_real_game_and_settles_a_revoke_as_the_profile_says() {
     assert_bad_input(
         &["deal", "--calls", "pass,four,pass,pass", "--plays", "AS"],
         "required",
+    );
+    let peep_hands = "AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC";
+    assert_bad_input(
+        &[
+            "--rules",
+            "peep-nap",
+            "deal",
+            "--hands",
+            peep_hands,
+            "--calls",
+            "nap-without-floater,pass,pass,pass",
+            "--plays",
+            "AS",
+        ],
+        "not supported",
     );
 }
 

@@ -486,7 +486,7 @@ fn peep_nap_floater_peeks_and_lead_rules() {
         .map(|c| c.to_string())
         .collect();
     assert_eq!(leads, ["9S", "TD"]);
-    assert_eq!(state.play(card("AS")), Err(IllegalPlay::MustFollowSuit));
+    assert_eq!(state.play(card("AS")), Err(IllegalPlay::LeadRule));
     state.play(card("9S")).unwrap();
     assert_eq!(state.trump(), Some(napsim::cards::Suit::Spades));
     assert_eq!(state.payments()[0], -1 - 1, "ante and peek so far");

@@ -7,6 +7,23 @@ use napsim::rng::block_streams;
 use napsim::rules::{BUILTIN, Profile};
 use proptest::prelude::*;
 
+/// `text` with the first `key = ...` line set to `key = value`.
+fn set_first(text: &str, key: &str, value: &str) -> String {
+    let prefix = format!("{key} = ");
+    let mut done = false;
+    text.lines()
+        .map(|line| {
+            if !done && line.starts_with(&prefix) {
+                done = true;
+                format!("{prefix}{value}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Every built-in profile.
 fn profiles() -> Vec<Profile> {
     BUILTIN
@@ -213,7 +230,7 @@ proptest! {
                 prop_assert!((all & *hand).is_empty());
                 all |= *hand;
             }
-            prop_assert_eq!(all, profile.pack(players));
+            prop_assert!((all - profile.pack(players)).is_empty(), "a card outside the pack");
             let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
             state.set_kitty(kitty);
             run_deal(&mut state, &table, &mut policy_rng);
@@ -229,7 +246,11 @@ proptest! {
                 prop_assert_eq!(discarded.count(), received.count());
             }
             shuffler.collect(&state);
-            prop_assert_eq!(shuffler.order().len(), profile.pack(players).count() as usize);
+            // The gathered pack holds every card of the pack exactly once.
+            let order = shuffler.order();
+            let as_set: CardSet = order.iter().copied().collect();
+            prop_assert_eq!(order.len(), profile.pack(players).count() as usize);
+            prop_assert_eq!(as_set, profile.pack(players));
         }
     }
 
@@ -250,15 +271,16 @@ proptest! {
     }
 
     #[test]
-    fn sessions_conserve_units_and_share_the_win(seed in any::<u64>(), players in 3usize..=7) {
-        let profile = Profile::default_profile();
-        let bid = bid_policy("threshold", &profile).unwrap();
-        let play = play_policy("heuristic", &profile).unwrap();
+    fn sessions_conserve_units_and_share_the_win(seed in any::<u64>(), which in 0..BUILTIN.len(), table in 0usize..5) {
+        let profile = &profiles()[which];
+        let players = profile.min_players() + table % (profile.max_players() - profile.min_players() + 1);
+        let bid = bid_policy("threshold", profile).unwrap();
+        let play = play_policy("heuristic", profile).unwrap();
         let table = Table::uniform(bid.as_ref(), play.as_ref());
         let (mut deal_rng, mut policy_rng) = block_streams(seed, 0);
-        let mut shuffler = Shuffler::new(&profile, players);
-        let result = play_session(&profile, &mut shuffler, players, &table, &mut deal_rng, &mut policy_rng);
-        prop_assert_eq!(result.deals, 8);
+        let mut shuffler = Shuffler::new(profile, players);
+        let result = play_session(profile, &mut shuffler, players, &table, &mut deal_rng, &mut policy_rng);
+        prop_assert_eq!(result.deals, profile.session_deals());
         prop_assert_eq!(result.balances.iter().sum::<i64>() + result.kitty, 0);
         prop_assert_eq!(result.win_share_420[..players].iter().sum::<u32>(), 420);
         let top = *result.balances[..players].iter().max().unwrap();
@@ -276,6 +298,32 @@ proptest! {
             prop_assert_eq!(card.to_string().parse::<Card>().unwrap(), card);
             let symbol = format!("{}{}", if card.rank() == Rank::Ten { "10".to_string() } else { card.rank().to_string().to_lowercase() }, card.suit().symbol());
             prop_assert_eq!(symbol.parse::<Card>().unwrap(), card);
+        }
+    }
+
+    #[test]
+    fn mutated_profiles_are_refused_or_play_without_panicking(
+        which in 0..BUILTIN.len(),
+        field in 0usize..8,
+        value in prop_oneof![any::<i64>(), -3i64..40],
+        seed in any::<u64>(),
+    ) {
+        let text = BUILTIN[which].1;
+        let mutated = match field {
+            0 => set_first(text, "made", &value.to_string()),
+            1 => set_first(text, "batches", &format!("[{}, {}]", value, 5i64.wrapping_sub(value))),
+            2 => set_first(text, "min_players", &value.to_string()),
+            3 => set_first(text, "max_players", &value.to_string()),
+            4 => set_first(text, "min_cut_packet", &value.to_string()),
+            5 => set_first(text, "failed", &value.to_string()),
+            6 => set_first(text, "deals", &value.to_string()),
+            _ => set_first(text, "tricks", &value.to_string()),
+        };
+        // Either refused with a message, or valid and playable.
+        if let Ok(profile) = Profile::from_toml(&mutated, "mutated") {
+            let players = profile.min_players();
+            let state = play_one(&profile, players, seed, 0, "threshold", "random");
+            prop_assert_eq!(state.phase(), Phase::Finished);
         }
     }
 

@@ -86,6 +86,16 @@ pub enum ReplayError {
     /// A card that cannot be read.
     #[error(transparent)]
     Card(#[from] CardError),
+    /// The profile needs more than hands, calls and cards to replay.
+    #[error(
+        "replaying a game of profile {profile} is not supported: its {what} cannot be given on the command line yet"
+    )]
+    Unsupported {
+        /// The profile.
+        profile: String,
+        /// What is missing.
+        what: &'static str,
+    },
 }
 
 /// Parses calls separated by commas or spaces (`pass,three,pass,pass`).
@@ -116,7 +126,34 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
             got: game.calls.len(),
         });
     }
-    let mut state = DealState::new(profile, game.dealer, &game.hands);
+    let missing = if profile.has_floater() {
+        Some("floater, peeks and floater exchange")
+    } else if profile.purchase_stake().is_some() {
+        Some("purchases")
+    } else if profile.spare_hand().is_some() {
+        Some("spare hand")
+    } else {
+        None
+    };
+    if let Some(what) = missing {
+        return Err(ReplayError::Unsupported {
+            profile: profile.name().to_string(),
+            what,
+        });
+    }
+    let mut dealt = crate::game::Dealt {
+        hands: [CardSet::EMPTY; crate::rules::MAX_PLAYERS],
+        stock: profile.pack(players),
+        spare: CardSet::EMPTY,
+        stock_order: crate::game::StockOrder::EMPTY,
+        floater: None,
+    };
+    for (seat, &hand) in game.hands.iter().enumerate() {
+        dealt.hands[seat] = hand;
+        dealt.stock -= hand;
+    }
+    // From the dealt hands, so that any ante the profile charges is paid.
+    let mut state = DealState::from_dealt(profile, game.dealer, &dealt, players);
     for (i, &call) in game.calls.iter().enumerate() {
         let seat = state.to_act().expect("a seat to call");
         state

@@ -186,7 +186,14 @@ fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> 
         meta.block_size = simulate::BLOCK_SIZE;
         meta.elapsed_seconds = elapsed;
         write_file(path, &csv)?;
-        write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
+        if report::is_special_file(path) {
+            eprintln!(
+                "note: {} is not a regular file; no manifest written beside it",
+                path.display()
+            );
+        } else {
+            write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
+        }
     }
     emit(&summary)
 }

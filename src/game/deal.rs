@@ -273,9 +273,7 @@ impl Shuffler {
         // The tricks, then the cards still in hand; the rest (the stock, and any cards set
         // aside such as an unused spare hand) keeps its previous order.
         let mut table: CardSet = state.played();
-        let start = self.scratch.len();
         self.scratch.clear();
-        debug_assert_eq!(start, 0);
         self.scratch.extend_from_slice(state.history());
         for i in 0..self.players {
             let seat = (state.dealer() + 1 + i) % self.players;

@@ -139,6 +139,9 @@ pub enum IllegalPlay {
     /// The seat can follow suit and did not.
     #[error("the seat must follow suit")]
     MustFollowSuit,
+    /// The opening lead breaks the contract's lead rule (Bonaparte, Wellington).
+    #[error("the opening lead must follow the contract's lead rule")]
+    LeadRule,
 }
 
 /// The state of one deal.
@@ -287,15 +290,29 @@ impl<'p> DealState<'p> {
     pub fn kitty_after(&self) -> i64 {
         let players = self.players as usize;
         let mut kitty = self.kitty_before + self.paid_in[..players].iter().sum::<i64>();
-        if let (Some(c), Some(made), None) = (self.contract, self.made(), self.revoke) {
+        if let (Some(c), Some(made)) = (self.contract, self.made()) {
+            // A revoking defender settles with the declarer alone; the kitty is untouched.
+            let defender_revoked = self
+                .revoke
+                .is_some_and(|(seat, _)| seat as usize != c.declarer);
             let bid = self.profile.bid(c.bid);
-            if made && bid.takes_kitty() {
+            if !defender_revoked && made && bid.takes_kitty() {
                 kitty = 0;
-            } else if !made && bid.failed_to_kitty() {
-                kitty += bid.failed() * players as i64;
+            } else if !defender_revoked && !made && bid.failed_to_kitty() {
+                kitty += self.failed_payout() * players as i64;
             }
         }
         kitty
+    }
+
+    /// What the contract's bid pays per opponent (or per player into the kitty) when it fails:
+    /// its `failed` payout, multiplied where the spare hand was taken.
+    fn failed_payout(&self) -> i64 {
+        let bid = self.profile.bid(self.contract.expect("a contract").bid);
+        match self.profile.spare_hand() {
+            Some(spare) if self.spare_taken => bid.failed() * spare.failed_multiplier,
+            _ => bid.failed(),
+        }
     }
 
     /// The floater dealt face down (Peep Nap).
@@ -728,7 +745,11 @@ impl<'p> DealState<'p> {
             return Err(IllegalPlay::NotHeld);
         }
         if !self.legal_cards().contains(card) {
-            return Err(IllegalPlay::MustFollowSuit);
+            return Err(if self.in_trick == 0 {
+                IllegalPlay::LeadRule
+            } else {
+                IllegalPlay::MustFollowSuit
+            });
         }
         self.play_unchecked(card);
         Ok(())
@@ -861,10 +882,7 @@ impl<'p> DealState<'p> {
             }
             return pay;
         }
-        let failed = match self.profile.spare_hand() {
-            Some(spare) if self.spare_taken => bid.failed() * spare.failed_multiplier,
-            _ => bid.failed(),
-        };
+        let failed = self.failed_payout();
         if bid.failed_to_kitty() {
             // Into the kitty: the amount times the number of players.
             pay[c.declarer] -= failed * players as i64;

@@ -50,20 +50,19 @@ pub fn default_threshold(profile: &Profile, id: BidId) -> Option<f64> {
     by_name.or(match bid.kind() {
         BidKind::Misere => Some(12.0),
         BidKind::Tricks(n) => {
-            // Count the five-trick bids below this one: each rung above Nap needs more.
-            let earlier_fives = profile
+            // Each five-trick level above the first needs one point more (a bid with the
+            // floater and the one without it are the same level); the strongest hand scores 21.
+            let earlier_levels = profile
                 .bid_ids()
                 .take_while(|&b| b < id)
-                .filter(|&b| profile.bid(b).kind() == BidKind::Tricks(5));
+                .filter(|&b| {
+                    let bid = profile.bid(b);
+                    bid.kind() == BidKind::Tricks(5) && !bid.with_floater()
+                })
+                .count();
             let base = [0.0, 5.0, 8.0, 11.0, 16.0, 19.0][n as usize];
-            Some(
-                base + 2.0
-                    * if n == 5 {
-                        earlier_fives.count() as f64
-                    } else {
-                        0.0
-                    },
-            )
+            let extra = if n == 5 { earlier_levels as f64 } else { 0.0 };
+            Some((base + extra).min(21.0))
         }
     })
 }

@@ -22,8 +22,32 @@ use std::path::Path;
 
 use serde::Serialize;
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed.
+/// Whether `path` names something other than a regular file or a link to one (a device such
+/// as `/dev/stdout`, a pipe): such outputs are written directly and get no manifest beside them.
+pub fn is_special_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed. A
+/// symbolic link is followed (its target is replaced, not the link); a device or pipe is
+/// written directly.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if is_special_file(path) {
+        let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+        file.write_all(bytes)?;
+        return file.flush();
+    }
+    let resolved;
+    let path = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = std::fs::read_link(path)?;
+        resolved = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+        resolved.as_path()
+    } else {
+        path
+    };
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

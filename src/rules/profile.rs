@@ -11,6 +11,11 @@ pub const MAX_PLAYERS: usize = 7;
 /// Cards in a hand, and tricks in a deal.
 pub const HAND_SIZE: usize = 5;
 
+/// The largest payout, ante, peek price or stake a profile may set: far beyond any real table,
+/// and small enough that no settlement or tally can overflow.
+pub const MAX_STAKE: i64 = 1_000_000;
+const STAKE_LIMIT: &str = "must be at most 1000000";
+
 /// A bid's position in its profile's ladder (0 is the lowest bid).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BidId(pub u8);
@@ -278,7 +283,7 @@ impl Profile {
             "must be lower-case ASCII letters, digits and dashes",
         );
         let (min_players, max_players) = (raw.table.min_players as usize, raw.table.max_players);
-        v.check(min_players >= 2, "table.min_players", "must be at least 2");
+        v.check(min_players >= 3, "table.min_players", "must be at least 3");
         v.check(
             (max_players as usize) <= MAX_PLAYERS,
             "table.max_players",
@@ -337,8 +342,12 @@ impl Profile {
         );
         v.check(
             !raw.deal.batches.is_empty()
-                && raw.deal.batches.iter().all(|&b| b >= 1)
-                && raw.deal.batches.iter().sum::<u32>() as usize == HAND_SIZE,
+                && raw
+                    .deal
+                    .batches
+                    .iter()
+                    .all(|&b| (1..=HAND_SIZE as u32).contains(&b))
+                && raw.deal.batches.iter().map(|&b| b as usize).sum::<usize>() == HAND_SIZE,
             "deal.batches",
             &format!("must be rounds of at least one card adding up to {HAND_SIZE}, e.g. [3, 2]"),
         );
@@ -362,6 +371,7 @@ impl Profile {
         let shuffle = validate_shuffle(&raw.deal, shuffle_kind, &bids, &mut v);
         if let Some(kitty) = &raw.kitty {
             v.check(kitty.ante >= 0, "kitty.ante", "cannot be below zero");
+            v.check(kitty.ante <= MAX_STAKE, "kitty.ante", STAKE_LIMIT);
         }
         if let Some(purchase) = &raw.purchase {
             v.check(
@@ -369,9 +379,11 @@ impl Profile {
                 "purchase.stake",
                 "cannot be below zero",
             );
+            v.check(purchase.stake <= MAX_STAKE, "purchase.stake", STAKE_LIMIT);
         }
         if let Some(floater) = &raw.floater {
             v.check(floater.peek >= 0, "floater.peek", "cannot be below zero");
+            v.check(floater.peek <= MAX_STAKE, "floater.peek", STAKE_LIMIT);
         }
         for (i, b) in raw.bids.iter().enumerate() {
             v.check(
@@ -397,9 +409,9 @@ impl Profile {
         }
         let spare_hand = raw.spare_hand.as_ref().and_then(|spare| {
             v.check(
-                spare.failed_multiplier >= 1,
+                (1..=10).contains(&spare.failed_multiplier),
                 "spare_hand.failed_multiplier",
-                "must be at least 1",
+                "must be 1 to 10",
             );
             let bid = bids.iter().position(|b| b.name == spare.bid);
             if bid.is_none() {
@@ -761,6 +773,8 @@ fn validate_bids(raw: &[BidRules], misere_trump: TrumpRule, v: &mut Validator) -
             )
             .unwrap_or(TrumpRule::FirstLead);
         v.check(b.made >= 0, &key("made"), "a payout cannot be below zero");
+        v.check(b.made <= MAX_STAKE, &key("made"), STAKE_LIMIT);
+        v.check(b.failed <= MAX_STAKE, &key("failed"), STAKE_LIMIT);
         v.check(
             b.failed >= 0,
             &key("failed"),
