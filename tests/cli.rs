@@ -469,7 +469,10 @@ fn deal_replays_a_real_game_and_settles_a_revoke_as_the_profile_says() {
     assert!(out.status.success());
     let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(rec["payments"], serde_json::json!([0, 12, 0, -12]));
-    assert_eq!(rec["revoke"], serde_json::json!({"seat": 3, "card": "9C"}));
+    assert_eq!(
+        rec["revoke"],
+        serde_json::json!({"seat": 3, "card": "9C", "trick": ["2D", "JH"]})
+    );
     // Without a revoke rule the same card is refused.
     assert_bad_input(&revoke, "must follow suit");
     // A complete legal game is scored.

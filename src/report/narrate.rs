@@ -98,9 +98,15 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         );
     }
     if let Some((seat, card)) = state.revoke() {
+        let so_far: Vec<String> = state
+            .current_trick()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         let _ = writeln!(
             out,
-            "  revoke: seat {seat} played {card} without following suit; play stops"
+            "  revoke: after {}, seat {seat} played {card} without following suit; play stops",
+            so_far.join(" ")
         );
     }
     let made = state.made() == Some(true);

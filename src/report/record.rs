@@ -128,6 +128,8 @@ pub struct RevokeRecord {
     pub seat: usize,
     /// The card it played.
     pub card: String,
+    /// The cards already played to the interrupted trick, leader first.
+    pub trick: Vec<String>,
 }
 
 impl DealRecord {
@@ -168,6 +170,11 @@ impl DealRecord {
             revoke: state.revoke().map(|(seat, card)| RevokeRecord {
                 seat,
                 card: card.to_string(),
+                trick: state
+                    .current_trick()
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect(),
             }),
             kitty_before: profile.has_kitty().then(|| state.kitty_before()),
             kitty_after: profile.has_kitty().then(|| state.kitty_after()),
