@@ -209,15 +209,35 @@ const NO_CARD: Card = Card::new(crate::cards::Rank::Two, Suit::Clubs);
 impl<'p> DealState<'p> {
     /// A new deal at the start of its auction. `hands` holds one hand per seat.
     pub fn new(profile: &'p Profile, dealer: usize, hands: &[CardSet]) -> DealState<'p> {
-        let players = hands.len();
+        let mut all = [CardSet::EMPTY; MAX_PLAYERS];
+        // An element loop: a slice copy of variable length would call memcpy on every deal.
+        for (slot, &hand) in all.iter_mut().zip(hands) {
+            *slot = hand;
+        }
+        DealState::build(profile, dealer, hands.len(), all, None)
+    }
+
+    /// The one constructor, built as a single struct literal so that it is written in place.
+    fn build(
+        profile: &'p Profile,
+        dealer: usize,
+        players: usize,
+        dealt: [CardSet; MAX_PLAYERS],
+        extras: Option<&super::Dealt>,
+    ) -> DealState<'p> {
         debug_assert!(players <= MAX_PLAYERS && dealer < players);
-        let mut dealt = [CardSet::EMPTY; MAX_PLAYERS];
-        dealt[..players].copy_from_slice(hands);
+        // Every seat antes into the kitty before a dealt deal.
+        let ante = if extras.is_some() { profile.ante() } else { 0 };
+        let mut paid_in = [0; MAX_PLAYERS];
+        for paid in &mut paid_in[..players] {
+            *paid = ante;
+        }
+        let purchase = extras.is_some() && profile.purchase_stake().is_some();
         DealState {
             profile,
             players: players as u8,
             dealer: dealer as u8,
-            phase: Phase::Auction,
+            phase: if purchase { Phase::Purchase } else { Phase::Auction },
             dealt,
             hands: dealt,
             calls: [Call::Pass; MAX_PLAYERS],
@@ -238,15 +258,18 @@ impl<'p> DealState<'p> {
             played: CardSet::EMPTY,
             voids: [0; MAX_PLAYERS],
             revoke: None,
-            spare: CardSet::EMPTY,
+            spare: extras.map_or(CardSet::EMPTY, |d| d.spare),
             spare_taken: false,
             kept: CardSet::EMPTY,
             kitty_before: 0,
-            paid_in: [0; MAX_PLAYERS],
-            stock_order: super::StockOrder::EMPTY,
+            paid_in,
+            stock_order: match extras {
+                Some(d) if purchase => d.stock_order,
+                _ => super::StockOrder::EMPTY,
+            },
             stock_drawn: 0,
             bought: [(CardSet::EMPTY, CardSet::EMPTY); MAX_PLAYERS],
-            floater: None,
+            floater: extras.and_then(|d| d.floater),
             peeked: 0,
             floater_discard: None,
             purchases_done: 0,
@@ -260,19 +283,7 @@ impl<'p> DealState<'p> {
         dealt: &super::Dealt,
         players: usize,
     ) -> DealState<'p> {
-        let mut state = DealState::new(profile, dealer, dealt.hands(players));
-        state.spare = dealt.spare;
-        state.floater = dealt.floater;
-        // Every seat antes into the kitty before the deal.
-        let ante = profile.ante();
-        for paid in &mut state.paid_in[..players] {
-            *paid += ante;
-        }
-        if profile.purchase_stake().is_some() {
-            state.stock_order = dealt.stock_order;
-            state.phase = Phase::Purchase;
-        }
-        state
+        DealState::build(profile, dealer, players, dealt.hands, Some(dealt))
     }
 
     /// Starts the deal with `kitty` units in the kitty (carried over from the previous deal).
