@@ -551,9 +551,12 @@ fn payout_deal(
     if named && made {
         declarer.insert(Card::new(Rank::Ace, Suit::Hearts));
     }
-    for suit in [Suit::Clubs, Suit::Diamonds, Suit::Hearts] {
-        if declarer.count() < 5 {
-            declarer.insert(Card::new(low, suit));
+    let second = Rank::try_from_value(low.value() + 1).unwrap();
+    for rank in [low, second] {
+        for suit in [Suit::Clubs, Suit::Diamonds, Suit::Hearts] {
+            if declarer.count() < 5 {
+                declarer.insert(Card::new(rank, suit));
+            }
         }
     }
     let mut rest = (pack - declarer).to_vec().into_iter();

@@ -237,7 +237,11 @@ impl<'p> DealState<'p> {
             profile,
             players: players as u8,
             dealer: dealer as u8,
-            phase: if purchase { Phase::Purchase } else { Phase::Auction },
+            phase: if purchase {
+                Phase::Purchase
+            } else {
+                Phase::Auction
+            },
             dealt,
             hands: dealt,
             calls: [Call::Pass; MAX_PLAYERS],
