@@ -575,7 +575,7 @@ fn deal_replays_a_real_game_and_settles_a_revoke_as_the_profile_says() {
             "--plays",
             "AS",
         ],
-        "not supported",
+        "--floater",
     );
 }
 
@@ -628,4 +628,198 @@ fn reduced_packs_play_and_refuse_cards_outside_the_pack() {
         "2H is not in the pack",
     );
     assert_bad_input(&["--rules", file, "simulate", "--players", "6"], "3 to 5");
+}
+
+/// Runs a replay and returns its JSON record.
+fn replay_record(args: &[&str]) -> serde_json::Value {
+    let out = napsim().args(args).arg("--json").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn replays_cover_floater_purchase_and_spare_hand_profiles() {
+    let all_five = "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC";
+    // Peep Nap: two peeks, Bonaparte with the floater (discarding 9H), the lowest trump led.
+    let rec = replay_record(&[
+        "--rules",
+        "peep-nap",
+        "deal",
+        "--hands",
+        "AS KS 9S 9H TD/AH KH QH JH TH/AD KD QD JD 9D/AC KC QC JC TC",
+        "--floater",
+        "QS",
+        "--peeks",
+        "0,2",
+        "--kitty",
+        "6",
+        "--discard",
+        "9H",
+        "--calls",
+        "bonaparte-with-floater,pass,pass,pass",
+        "--plays",
+        "9S AH AD AC AS KH KD KC KS QH QD QC QS JH JD JC TD TH 9D TC",
+    ]);
+    // Ante 1 and peek 1 each for seats 0 and 2; Bonaparte 10 from each and the kitty (6+4+2).
+    assert_eq!(rec["payments"], serde_json::json!([40, -11, -12, -11]));
+    assert_eq!(
+        (rec["kitty_before"].clone(), rec["kitty_after"].clone()),
+        (6.into(), 0.into())
+    );
+    assert_eq!(rec["peeks"], serde_json::json!([0, 2]));
+    // Peep Nap Wellington: the declarer names spades and must lead its lowest non-trump.
+    let rec = replay_record(&[
+        "--rules",
+        "peep-nap",
+        "deal",
+        "--hands",
+        "AS KS 9S 9H TD/AH KH QH JH TH/AD KD QD JD 9D/AC KC QC JC TC",
+        "--floater",
+        "QS",
+        "--trump",
+        "S",
+        "--calls",
+        "nap-with-floater,wellington-without-floater,pass,pass",
+        "--plays",
+        "TH 9D TC 9H AH AD AC AS KS KH KD KC 9S QH QD QC TD JH JD JC",
+    ]);
+    assert_eq!(rec["trump"], "S");
+    assert_eq!(rec["declarer_tricks"], 1);
+    // Purchase Nap: seat 0 buys JS TS for 2H 2D and makes Nap, taking the pool.
+    let rec = replay_record(&[
+        "--rules",
+        "purchase-nap",
+        "deal",
+        "--hands",
+        "AS KS QS 2H 2D/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC",
+        "--buy",
+        "0:2H 2D>JS TS",
+        "--kitty",
+        "7",
+        "--calls",
+        "nap,pass,pass,pass",
+        "--plays",
+        all_five,
+    ]);
+    assert_eq!(rec["payments"], serde_json::json!([22, -5, -5, -5]));
+    assert_eq!(rec["kitty_after"], 0);
+    assert_eq!(rec["exchanges"][0]["received"], "JS TS");
+    // Sir Garnet: seat 0 takes the spare hand and keeps the top spades.
+    let rec = replay_record(&[
+        "--rules",
+        "sir-garnet",
+        "deal",
+        "--hands",
+        "AS KS 2H 3D 4C/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC",
+        "--spare",
+        "QS JS TS 9S 8S",
+        "--keep",
+        "AS KS QS JS TS",
+        "--calls",
+        "take-spare,pass,pass,pass",
+        "--plays",
+        all_five,
+    ]);
+    assert_eq!(rec["payments"], serde_json::json!([15, -5, -5, -5]));
+    // What a profile needs and what it does not have are both refused.
+    let peep = [
+        "--rules",
+        "peep-nap",
+        "deal",
+        "--hands",
+        "AS KS 9S 9H TD/AH KH QH JH TH/AD KD QD JD 9D/AC KC QC JC TC",
+    ];
+    assert_bad_input(
+        &[
+            &peep[..],
+            &[
+                "--calls",
+                "nap-without-floater,pass,pass,pass",
+                "--plays",
+                "AS",
+            ],
+        ]
+        .concat(),
+        "--floater",
+    );
+    assert_bad_input(
+        &[
+            &peep[..],
+            &[
+                "--floater",
+                "QS",
+                "--calls",
+                "nap-with-floater,pass,pass,pass",
+                "--plays",
+                "AS",
+            ],
+        ]
+        .concat(),
+        "--discard",
+    );
+    assert_bad_input(
+        &[
+            &peep[..],
+            &[
+                "--floater",
+                "AS",
+                "--calls",
+                "pass,pass,pass,pass",
+                "--plays",
+                "",
+            ],
+        ]
+        .concat(),
+        "AS",
+    );
+    assert_bad_input(
+        &[
+            "deal",
+            "--hands",
+            "AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC",
+            "--floater",
+            "2C",
+            "--calls",
+            "pass,pass,pass,pass",
+            "--plays",
+            "",
+        ],
+        "no floater",
+    );
+    assert_bad_input(
+        &[
+            "--rules",
+            "sir-garnet",
+            "deal",
+            "--hands",
+            "AS KS 2H 3D 4C/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC",
+            "--spare",
+            "QS JS TS 9S 8S",
+            "--calls",
+            "take-spare,pass,pass,pass",
+            "--plays",
+            all_five,
+        ],
+        "--keep",
+    );
+    assert_bad_input(
+        &[
+            "--rules",
+            "purchase-nap",
+            "deal",
+            "--hands",
+            "AS KS QS 2H 2D/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC",
+            "--buy",
+            "0:2H>JS TS",
+            "--calls",
+            "nap,pass,pass,pass",
+            "--plays",
+            all_five,
+        ],
+        "as many cards",
+    );
 }

@@ -26,7 +26,7 @@ pub enum Command {
         action: RulesAction,
     },
     /// Play complete deals and narrate them (or print one JSON record per deal).
-    Deal(DealArgs),
+    Deal(Box<DealArgs>),
     /// Play many deals and tabulate, per bid, how often it is declared and made and what it earns.
     Simulate(SimulateArgs),
 }
@@ -80,6 +80,30 @@ pub struct DealArgs {
     /// With --calls: every card played, in order (`"AS 3S 7S KS ..."`).
     #[arg(long, requires = "calls")]
     pub plays: Option<String>,
+    /// Replay, kitty profiles: the kitty before the deal.
+    #[arg(long, requires = "calls", default_value_t = 0, value_parser = clap::value_parser!(i64).range(0..=1_000_000_000))]
+    pub kitty: i64,
+    /// Replay, Peep Nap: the floater.
+    #[arg(long, requires = "calls")]
+    pub floater: Option<String>,
+    /// Replay, Peep Nap: the seats that paid to look at the floater (`1,3`).
+    #[arg(long, requires = "calls")]
+    pub peeks: Option<String>,
+    /// Replay, Peep Nap: the card the declarer of a bid with the floater discarded.
+    #[arg(long, requires = "calls")]
+    pub discard: Option<String>,
+    /// Replay: the trump suit the declarer named (C, D, H or S), where the contract says so.
+    #[arg(long, requires = "calls")]
+    pub trump: Option<String>,
+    /// Replay, Purchase Nap: one purchase, `SEAT:GIVEN>RECEIVED` (`2:3C 4D>AS KS`); repeat per seat.
+    #[arg(long, requires = "calls")]
+    pub buy: Vec<String>,
+    /// Replay, Sir Garnet: the spare hand.
+    #[arg(long, requires = "calls")]
+    pub spare: Option<String>,
+    /// Replay, Sir Garnet: the five cards the taker of the spare hand kept.
+    #[arg(long, requires = "calls")]
+    pub keep: Option<String>,
     /// Policies.
     #[command(flatten)]
     pub policies: PolicyArgs,

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::Failure;
 use super::args::{Cli, Command, DealArgs, RulesAction, SimulateArgs};
 use crate::analysis::deals::{DealsConfig, play_deals};
-use crate::analysis::replay::{Replay, parse_calls, parse_plays, replay};
+use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, replay};
 use crate::analysis::simulate::{self, SimulateConfig};
 use crate::cards::parse_deal;
 use crate::game::Table;
@@ -20,7 +20,7 @@ use crate::sim::Progress;
 pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Rules { action } => rules_command(action, &cli.rules),
-        Command::Deal(args) => deal_command(&cli.rules, args),
+        Command::Deal(args) => deal_command(&cli.rules, *args),
         Command::Simulate(args) => simulate_command(&cli.rules, args),
     }
 }
@@ -114,6 +114,7 @@ fn replay_command(
         hands,
         calls: parse_calls(calls, profile).map_err(Failure::input)?,
         plays: parse_plays(args.plays.as_deref().unwrap_or("")).map_err(Failure::input)?,
+        extras: replay_extras(args)?,
     };
     let state = replay(profile, &game).map_err(Failure::input)?;
     if args.json {
@@ -123,6 +124,76 @@ fn replay_command(
     } else {
         emit(&report::narrate(&state, 1))
     }
+}
+
+/// The replay flags for the profiles' extra features, parsed.
+fn replay_extras(args: &DealArgs) -> Result<ReplayExtras, Failure> {
+    let card = |text: &str| -> Result<crate::cards::Card, Failure> {
+        text.trim().parse().map_err(Failure::input)
+    };
+    let cards = |text: &str, n: usize| crate::cards::parse_hand(text, n).map_err(Failure::input);
+    let mut extras = ReplayExtras {
+        kitty: args.kitty,
+        ..ReplayExtras::default()
+    };
+    extras.floater = args.floater.as_deref().map(card).transpose()?;
+    extras.discard = args.discard.as_deref().map(card).transpose()?;
+    extras.spare = args
+        .spare
+        .as_deref()
+        .map(|t| cards(t, rules::HAND_SIZE))
+        .transpose()?;
+    extras.keep = args
+        .keep
+        .as_deref()
+        .map(|t| cards(t, rules::HAND_SIZE))
+        .transpose()?;
+    if let Some(text) = &args.trump {
+        let mut chars = text.trim().chars();
+        let suit = chars.next().and_then(crate::cards::Suit::from_char);
+        extras.trump = match (suit, chars.next()) {
+            (Some(s), None) => Some(s),
+            _ => {
+                return Err(Failure::input(format!(
+                    "--trump '{text}' is not a suit: use C, D, H or S"
+                )));
+            }
+        };
+    }
+    if let Some(text) = &args.peeks {
+        for word in text.split(',').filter(|w| !w.trim().is_empty()) {
+            let seat: usize = word
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&s| s < args.players)
+                .ok_or_else(|| {
+                    Failure::input(format!(
+                        "--peeks: '{word}' is not a seat (0 to {})",
+                        args.players - 1
+                    ))
+                })?;
+            extras.peeks.push(seat);
+        }
+    }
+    for text in &args.buy {
+        let parsed = text.split_once(':').and_then(|(seat, rest)| {
+            let (given, received) = rest.split_once('>')?;
+            Some((seat.trim().parse::<usize>().ok()?, given, received))
+        });
+        let Some((seat, given, received)) = parsed.filter(|(s, _, _)| *s < args.players) else {
+            return Err(Failure::input(format!(
+                "--buy '{text}' is not SEAT:GIVEN>RECEIVED (e.g. 2:3C 4D>AS KS)"
+            )));
+        };
+        let given: crate::cards::CardSet = crate::cards::parse_cards(given)
+            .map_err(Failure::input)?
+            .into_iter()
+            .collect();
+        let received = crate::cards::parse_cards(received).map_err(Failure::input)?;
+        extras.buys.push((seat, given, received));
+    }
+    Ok(extras)
 }
 
 fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> {
