@@ -57,14 +57,7 @@ pub fn narrate(state: &DealState, number: u64) -> String {
     }
     let Some(contract) = state.contract() else {
         let _ = writeln!(out, "  all passed: no contract, the deal passes left");
-        if profile.has_kitty() {
-            let _ = writeln!(
-                out,
-                "  kitty: {} before, {} after",
-                state.kitty_before(),
-                state.kitty_after()
-            );
-        }
+        kitty_line(&mut out, state);
         return out;
     };
     let bid = profile.bid(contract.bid);
@@ -122,14 +115,7 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         state.declarer_tricks(),
         bid.label(),
     );
-    if profile.has_kitty() {
-        let _ = writeln!(
-            out,
-            "  kitty: {} before, {} after",
-            state.kitty_before(),
-            state.kitty_after()
-        );
-    }
+    kitty_line(&mut out, state);
     let payments: Vec<String> = state.payments()[..players]
         .iter()
         .enumerate()
@@ -137,4 +123,16 @@ pub fn narrate(state: &DealState, number: u64) -> String {
         .collect();
     let _ = writeln!(out, "  payments: {}", payments.join(", "));
     out
+}
+
+/// The kitty before and after the deal, for profiles that have one.
+fn kitty_line(out: &mut String, state: &DealState) {
+    if state.profile().has_kitty() {
+        let _ = writeln!(
+            out,
+            "  kitty: {} before, {} after",
+            state.kitty_before(),
+            state.kitty_after()
+        );
+    }
 }
