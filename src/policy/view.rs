@@ -196,7 +196,10 @@ impl<'a> PlayView<'a> {
     /// The cards this seat cannot see: the pack less its hand, the cards played and a floater
     /// it saw (other hands and the undealt stock together).
     pub fn unseen(&self) -> CardSet {
-        let seen = self.floater().map_or(CardSet::EMPTY, Card::set) | self.set_aside();
-        self.state.pack() - self.hand() - self.played() - seen
+        let unseen = self.state.pack() - self.hand() - self.played();
+        if self.state.floater().is_none() {
+            return unseen;
+        }
+        unseen - self.floater().map_or(CardSet::EMPTY, Card::set) - self.set_aside()
     }
 }
