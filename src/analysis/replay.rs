@@ -221,24 +221,27 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
     // From the dealt hands, so that any ante the profile charges is paid.
     let mut state = DealState::from_dealt(profile, game.dealer, &dealt, players);
     state.set_kitty(x.kitty);
+    if let Some((seat, _, _)) = x
+        .buys
+        .iter()
+        .find(|(_, given, got)| given.count() as usize != got.len())
+    {
+        return bad(format!(
+            "seat {seat} must receive as many cards as it gives up"
+        ));
+    }
+    if let Some(seat) =
+        (0..players).find(|&s| x.buys.iter().filter(|(b, _, _)| *b == s).count() > 1)
+    {
+        return bad(format!("seat {seat} can buy only once"));
+    }
     while state.phase() == Phase::Purchase {
         let seat = state.to_act().expect("a seat to buy");
-        let discard =
-            x.buys
-                .iter()
-                .find(|(s, _, _)| *s == seat)
-                .map_or(CardSet::EMPTY, |(_, d, r)| {
-                    if d.count() as usize == r.len() {
-                        *d
-                    } else {
-                        CardSet(u64::MAX)
-                    }
-                });
-        if discard.0 == u64::MAX {
-            return bad(format!(
-                "seat {seat} must receive as many cards as it gives up"
-            ));
-        }
+        let discard = x
+            .buys
+            .iter()
+            .find(|(s, _, _)| *s == seat)
+            .map_or(CardSet::EMPTY, |(_, given, _)| *given);
         if let Err(e) = state.purchase(discard) {
             return bad(format!("seat {seat}'s purchase is illegal: {e}"));
         }
