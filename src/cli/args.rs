@@ -46,7 +46,7 @@ pub enum RulesAction {
 /// Policies, shared by the commands that play.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
-    /// Bid policy spec for every seat: pass, threshold[:three=12,...], always:bid=BID.
+    /// Bid policy spec for every seat: pass, threshold[:three=11,...], always:bid=BID.
     #[arg(long, value_name = "SPEC", default_value = "threshold")]
     pub bid: String,
     /// Play policy spec for every seat: random, heuristic.
