@@ -488,66 +488,20 @@ fn deal_replays_a_real_game_and_settles_a_revoke_as_the_profile_says() {
     let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(rec["declarer_tricks"], 3);
     assert_eq!(rec["payments"], serde_json::json!([4, -12, 4, 4]));
-    assert_bad_input(
-        &[
-            "deal",
-            "--hands",
-            hands,
-            "--calls",
-            "pass,four,pass",
-            "--plays",
-            "AS",
-        ],
-        "one call per seat",
-    );
-    assert_bad_input(
-        &[
-            "deal",
-            "--hands",
-            hands,
-            "--calls",
-            "pass,five,pass,pass",
-            "--plays",
-            "AS",
-        ],
-        "'five'",
-    );
-    assert_bad_input(
-        &[
-            "deal",
-            "--hands",
-            hands,
-            "--calls",
-            "pass,four,three,pass",
-            "--plays",
-            "AS",
-        ],
-        "call 3",
-    );
-    assert_bad_input(
-        &[
-            "deal",
-            "--hands",
-            hands,
-            "--calls",
-            "pass,four,pass,pass",
-            "--plays",
-            "AS TH",
-        ],
-        "ends after 2 cards",
-    );
-    assert_bad_input(
-        &[
-            "deal",
-            "--hands",
-            hands,
-            "--calls",
-            "pass,four,pass,pass",
-            "--plays",
-            "KH",
-        ],
-        "does not hold",
-    );
+    // Replays of these hands that must be refused: (calls, plays, what the error names).
+    let refused = [
+        ("pass,four,pass", "AS", "one call per seat"),
+        ("pass,five,pass,pass", "AS", "'five'"),
+        ("pass,four,three,pass", "AS", "call 3"),
+        ("pass,four,pass,pass", "AS TH", "ends after 2 cards"),
+        ("pass,four,pass,pass", "KH", "does not hold"),
+    ];
+    for (calls, plays, needle) in refused {
+        assert_bad_input(
+            &["deal", "--hands", hands, "--calls", calls, "--plays", plays],
+            needle,
+        );
+    }
     assert_bad_input(
         &["deal", "--calls", "pass,four,pass,pass", "--plays", "AS"],
         "required",
