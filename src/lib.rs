@@ -6,6 +6,7 @@
 //! - [`rules`]: rule profiles (TOML) validated into a [`rules::Profile`];
 //! - [`game`]: one deal as a state machine, sessions;
 //! - [`policy`]: bid and play policies over information-set views;
+//! - [`solver`]: the exact double-dummy solver;
 //! - [`sim`]: the deterministic parallel driver;
 //! - [`analysis`]: simulate (and later analyses) turning tallies into rows;
 //! - [`report`]: CSV, JSON and text output, written atomically;
@@ -36,4 +37,5 @@ pub mod report;
 pub mod rng;
 pub mod rules;
 pub mod sim;
+pub mod solver;
 pub mod stats;

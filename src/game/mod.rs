@@ -13,5 +13,5 @@ pub use runner::{Table, run_deal};
 pub use session::{SessionResult, play_session};
 pub use state::{
     Call, Contract, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase, beats,
-    trick_winner,
+    opening_leads, trick_winner,
 };

@@ -730,18 +730,7 @@ impl<'p> DealState<'p> {
     /// The cards the declarer may lead to the first trick under its bid's lead rule.
     fn opening_leads(&self, hand: CardSet) -> CardSet {
         let bid = self.profile.bid(self.contract.expect("a contract").bid);
-        match bid.lead() {
-            LeadRule::Any => hand,
-            // The lowest card of each suit: whichever suit it leads names trump.
-            LeadRule::LowestOfSuit => Suit::ALL
-                .into_iter()
-                .filter_map(|s| hand.of_suit(s).first())
-                .collect(),
-            LeadRule::LowestNonTrump => {
-                let trumps = self.trump.map_or(CardSet::EMPTY, CardSet::suit_mask);
-                (hand - trumps).lowest_rank().map_or(hand, Card::set)
-            }
-        }
+        opening_leads(hand, bid.lead(), self.trump)
     }
 
     /// The suit led to the trick in progress (only meaningful while a trick is in progress).
@@ -918,6 +907,23 @@ impl<'p> DealState<'p> {
 #[inline]
 fn next_seat(seat: usize, players: usize) -> usize {
     if seat + 1 == players { 0 } else { seat + 1 }
+}
+
+/// The cards of `hand` the declarer may lead to the first trick under `rule`, with `trump` the
+/// suit named before the lead (if any).
+pub fn opening_leads(hand: CardSet, rule: LeadRule, trump: Option<Suit>) -> CardSet {
+    match rule {
+        LeadRule::Any => hand,
+        // The lowest card of each suit: whichever suit it leads names trump.
+        LeadRule::LowestOfSuit => Suit::ALL
+            .into_iter()
+            .filter_map(|s| hand.of_suit(s).first())
+            .collect(),
+        LeadRule::LowestNonTrump => {
+            let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit_mask);
+            (hand - trumps).lowest_rank().map_or(hand, Card::set)
+        }
+    }
 }
 
 /// Whether `card` beats `best` (the card now winning the trick) under `trump`.

@@ -71,7 +71,8 @@ pub enum LeadRule {
     /// The lowest card of the suit led (Bonaparte: "must lead your lowest trump").
     LowestOfSuit,
     /// The lowest card outside the named trump suit; ties between suits go to the lower suit
-    /// in the order clubs, diamonds, hearts, spades (Peep Nap's Wellington).
+    /// in the order clubs, diamonds, hearts, spades (Peep Nap's Wellington). A hand of trumps
+    /// only may lead any card (the source does not say).
     LowestNonTrump,
 }
 

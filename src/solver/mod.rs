@@ -1,0 +1,236 @@
+//! The double-dummy solver: the exact value of a Nap position with every card visible.
+//!
+//! The declarer plays alone against the coalition of the other seats. In a trump contract the
+//! value is the most tricks the declarer can guarantee; in a misère (the declarer wants none)
+//! the fewest it can be held to. [`Solver::can_make`] answers the cheaper question "can the
+//! declarer reach this many?"; [`Solver::value`] finds the exact value with a few such queries;
+//! [`Solver::opening`] values every opening lead of a deal, each of which may choose trump.
+//!
+//! The search ([`search`]) is a boolean alpha-beta over single cards with move ordering,
+//! one card searched per run of equivalent cards, quick-trick bounds, and a transposition table
+//! ([`table`]) at trick starts keyed on relative ranks, whose entries stay valid from deal to
+//! deal (keep one `Solver` per thread and reuse it).
+//!
+//! **Architecture invariant:** no IO, no clock, no randomness.
+
+mod position;
+mod search;
+mod table;
+
+pub use position::{Position, PositionError};
+
+use crate::cards::{Card, CardSet, Suit};
+use crate::game::opening_leads;
+use crate::rules::{Bid, LeadRule, TrumpRule};
+use search::Search;
+use table::{Table, run_bottoms};
+
+/// How the opening lead of a deal sets the contract's trump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrumpChoice {
+    /// The suit of the opening lead is trump.
+    FirstLead,
+    /// No trump.
+    NoTrump,
+    /// The declarer named this suit before the lead.
+    Named(Suit),
+}
+
+/// The rules of a deal's opening lead: how trump is chosen, which leads are allowed, and
+/// whether the declarer plays a misère.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// How trump is chosen.
+    pub trump: TrumpChoice,
+    /// The constraint on the opening lead.
+    pub lead: LeadRule,
+    /// Whether the declarer wants to take no trick.
+    pub misere: bool,
+}
+
+impl Opening {
+    /// A plain trump contract: any lead, whose suit is trump.
+    pub const TRUMPS: Opening = Opening {
+        trump: TrumpChoice::FirstLead,
+        lead: LeadRule::Any,
+        misere: false,
+    };
+    /// A misère at no trump with any lead.
+    pub const MISERE: Opening = Opening {
+        trump: TrumpChoice::NoTrump,
+        lead: LeadRule::Any,
+        misere: true,
+    };
+
+    /// The opening of a contract of `bid`; `named` is the trump suit when the bid has the
+    /// declarer name it (None otherwise, or when no suit is named).
+    pub fn for_bid(bid: &Bid, named: Option<Suit>) -> Opening {
+        let trump = match (bid.trump(), named) {
+            (TrumpRule::FirstLead, _) => TrumpChoice::FirstLead,
+            (TrumpRule::Named, Some(suit)) => TrumpChoice::Named(suit),
+            (TrumpRule::Named, None) | (TrumpRule::NoTrump, _) => TrumpChoice::NoTrump,
+        };
+        Opening {
+            trump,
+            lead: bid.lead(),
+            misere: bid.is_misere(),
+        }
+    }
+
+    /// The trump suit when `card` is led.
+    fn trump_for(&self, card: Card) -> Option<Suit> {
+        match self.trump {
+            TrumpChoice::FirstLead => Some(card.suit()),
+            TrumpChoice::NoTrump => None,
+            TrumpChoice::Named(suit) => Some(suit),
+        }
+    }
+
+    fn named(&self) -> Option<Suit> {
+        match self.trump {
+            TrumpChoice::Named(suit) => Some(suit),
+            _ => None,
+        }
+    }
+}
+
+/// An exact double-dummy solver. Reuse one per thread: its table carries over between
+/// positions and deals.
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver with its table sized for tables of `players` seats.
+    pub fn new(players: usize) -> Solver {
+        let bits = match players {
+            0..=4 => 16,
+            5 => 18,
+            6 => 19,
+            _ => 20,
+        };
+        Solver {
+            table: Table::new(bits),
+            nodes: 0,
+        }
+    }
+
+    /// Search nodes visited so far (for measurements).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the declarer can reach `tricks` more tricks from `position` whatever the
+    /// defenders do: at least that many in a trump contract, at most that many in a misère.
+    pub fn can_make(&mut self, position: &Position, tricks: u8) -> bool {
+        let left = position.tricks_left();
+        let credited = if position.misere {
+            i32::from(left) - i32::from(tricks)
+        } else {
+            i32::from(tricks)
+        };
+        self.reach(position, credited)
+    }
+
+    /// The declarer's tricks from `position` on under best play by every seat: the most it
+    /// can guarantee in a trump contract, the fewest it can be held to in a misère.
+    pub fn value(&mut self, position: &Position) -> u8 {
+        let left = position.tricks_left();
+        let (mut low, mut high) = (0, i32::from(left));
+        while low < high {
+            let mid = (low + high + 1) / 2;
+            if self.reach(position, mid) {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        if position.misere {
+            left - low as u8
+        } else {
+            low as u8
+        }
+    }
+
+    /// The value of every legal opening lead of a deal (`hands` by seat, the declarer on lead):
+    /// the declarer's tricks over the whole deal after that lead, highest card first.
+    ///
+    /// # Panics
+    /// If the hands do not make a position (see [`Position::new`]).
+    pub fn opening(
+        &mut self,
+        hands: &[CardSet],
+        declarer: usize,
+        opening: &Opening,
+    ) -> Vec<(Card, u8)> {
+        let leads = opening_leads(hands[declarer], opening.lead, opening.named());
+        let live = hands.iter().fold(0, |a, h| a | h.0);
+        let mut values: Vec<(Card, u8)> = Vec::with_capacity(leads.count() as usize);
+        for card in leads.iter_desc() {
+            // A card next to one already valued (equivalent, same suit) has the same value.
+            let twin = values.iter().find(|(c, _)| {
+                c.same_suit(card) && run_bottoms(c.set().0 | card.set().0, live).count_ones() == 1
+            });
+            let value = match twin {
+                Some(&(_, v)) => v,
+                None => {
+                    let (position, gained) = self.after_lead(hands, declarer, opening, card);
+                    gained + self.value(&position)
+                }
+            };
+            values.push((card, value));
+        }
+        values
+    }
+
+    /// Whether the declarer, with some legal opening lead, can reach `tricks` tricks over the
+    /// whole deal (at most that many in a misère).
+    pub fn can_make_opening(
+        &mut self,
+        hands: &[CardSet],
+        declarer: usize,
+        opening: &Opening,
+        tricks: u8,
+    ) -> bool {
+        let leads = opening_leads(hands[declarer], opening.lead, opening.named());
+        let live = hands.iter().fold(0, |a, h| a | h.0);
+        let candidates = CardSet(run_bottoms(leads.0, live) & leads.0);
+        candidates.iter_desc().any(|card| {
+            let (position, _) = self.after_lead(hands, declarer, opening, card);
+            self.can_make(&position, tricks)
+        })
+    }
+
+    /// The best value over the opening leads (the most tricks, or the fewest in a misère).
+    pub fn best_opening(&mut self, hands: &[CardSet], declarer: usize, opening: &Opening) -> u8 {
+        let values = self.opening(hands, declarer, opening);
+        let tricks = values.iter().map(|&(_, v)| v);
+        let best = if opening.misere {
+            tricks.min()
+        } else {
+            tricks.max()
+        };
+        best.expect("a legal opening lead")
+    }
+
+    fn after_lead(
+        &self,
+        hands: &[CardSet],
+        declarer: usize,
+        opening: &Opening,
+        card: Card,
+    ) -> (Position, u8) {
+        let trump = opening.trump_for(card);
+        let start = Position::new(hands, declarer, trump, opening.misere, declarer, &[])
+            .unwrap_or_else(|e| panic!("not a deal: {e}"));
+        start.after(card)
+    }
+
+    fn reach(&mut self, position: &Position, credited: i32) -> bool {
+        let mut search = Search::new(&mut self.table, position);
+        let reached = search.reach(credited);
+        self.nodes += search.nodes;
+        reached
+    }
+}

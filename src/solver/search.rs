@@ -1,0 +1,318 @@
+//! The boolean alpha-beta search: can the declarer's side reach a target?
+//!
+//! The search counts *credited* tricks: tricks the declarer takes in a trump contract, tricks
+//! it loses in a misère. Either way the declarer wants more of them and the defenders fewer, so
+//! one search serves both. It works card by card with make/unmake on a small mutable state,
+//! stops at the first card that settles a node (an OR node for the declarer, an AND node for a
+//! defender), searches one card of each run of equivalent cards, and at trick starts consults
+//! quick-trick bounds and the transposition table.
+
+use super::position::Position;
+use super::table::{KeyContext, Table, run_bottoms};
+use crate::rules::MAX_PLAYERS;
+
+/// The mutable state of one search.
+pub(super) struct Search<'t> {
+    table: &'t mut Table,
+    ctx: KeyContext,
+    hands: [u64; MAX_PLAYERS],
+    players: usize,
+    declarer: usize,
+    misere: bool,
+    /// The trump lane (empty in no-trump).
+    trumps: u64,
+    /// Cards not yet gathered in a completed trick: the hands and the trick in progress.
+    live: u64,
+    leader: usize,
+    trick_len: usize,
+    /// The lane of the suit led (valid while a trick is in progress).
+    led: u64,
+    /// The card winning the trick in progress (its bit index) and its seat.
+    win_card: u32,
+    win_seat: usize,
+    /// Nodes visited, for measurements.
+    pub(super) nodes: u64,
+}
+
+impl<'t> Search<'t> {
+    pub(super) fn new(table: &'t mut Table, position: &Position) -> Search<'t> {
+        let players = position.players;
+        let mut hands = [0u64; MAX_PLAYERS];
+        for (h, card_set) in hands.iter_mut().zip(&position.hands[..players]) {
+            *h = card_set.0;
+        }
+        let trump = position.trump.map(|s| s as u8);
+        let mut search = Search {
+            table,
+            ctx: KeyContext::new(players, position.declarer, position.misere, trump),
+            hands,
+            players,
+            declarer: position.declarer,
+            misere: position.misere,
+            trumps: trump.map_or(0, |t| 0xffff << (16 * t)),
+            live: hands.iter().fold(0, |a, h| a | h),
+            leader: position.leader,
+            trick_len: 0,
+            led: 0,
+            win_card: 0,
+            win_seat: 0,
+            nodes: 0,
+        };
+        // Replay the trick in progress onto the state.
+        for (i, card) in position.trick().iter().enumerate() {
+            let seat = (position.leader + i) % players;
+            search.live |= card.set().0;
+            search.hands[seat] |= card.set().0;
+            search.place(seat, u32::from(card.index()));
+        }
+        search
+    }
+
+    /// Whether the declarer's side can take at least `target` more credited tricks.
+    pub(super) fn reach(&mut self, target: i32) -> bool {
+        self.nodes += 1;
+        if self.trick_len == 0 {
+            self.trick_start(target)
+        } else {
+            self.card_node(target)
+        }
+    }
+
+    fn tricks_left(&self) -> i32 {
+        self.hands[self.leader].count_ones() as i32
+    }
+
+    fn trick_start(&mut self, target: i32) -> bool {
+        if target <= 0 {
+            return true;
+        }
+        let left = self.tricks_left();
+        if target > left {
+            return false;
+        }
+        if left == 1 {
+            return self.last_trick_credit() >= target;
+        }
+        if !self.misere && self.leader == self.declarer && self.quick_tricks() >= target {
+            return true;
+        }
+        let key = self.ctx.key(&self.hands, self.live, self.leader);
+        if let Some(key) = key
+            && let Some((lower, upper)) = self.table.probe(key)
+        {
+            if i32::from(lower) >= target {
+                return true;
+            }
+            if i32::from(upper) < target {
+                return false;
+            }
+        }
+        let reached = self.card_node(target);
+        if let Some(key) = key {
+            if reached {
+                self.table.store(key, target as u8, left as u8);
+            } else {
+                self.table.store(key, 0, (target - 1) as u8);
+            }
+        }
+        reached
+    }
+
+    /// The credit of the last trick, every seat holding one card.
+    fn last_trick_credit(&self) -> i32 {
+        let mut best = self.hands[self.leader].trailing_zeros();
+        let mut winner = self.leader;
+        for offset in 1..self.players {
+            let seat = (self.leader + offset) % self.players;
+            let card = self.hands[seat].trailing_zeros();
+            if self.beats(card, best) {
+                best = card;
+                winner = seat;
+            }
+        }
+        self.credit(winner)
+    }
+
+    #[inline]
+    fn credit(&self, winner: usize) -> i32 {
+        i32::from((winner == self.declarer) != self.misere)
+    }
+
+    #[inline]
+    fn beats(&self, card: u32, best: u32) -> bool {
+        let same = card >> 4 == best >> 4;
+        let trump = self.trumps >> card & 1 != 0;
+        (same && card > best) || (!same && trump)
+    }
+
+    /// Puts `card` (a bit index) from `seat` on the table.
+    #[inline]
+    fn place(&mut self, seat: usize, card: u32) {
+        self.hands[seat] &= !(1u64 << card);
+        if self.trick_len == 0 {
+            self.led = 0xffff << (card & !15);
+            self.win_card = card;
+            self.win_seat = seat;
+        } else if self.beats(card, self.win_card) {
+            self.win_card = card;
+            self.win_seat = seat;
+        }
+        self.trick_len += 1;
+    }
+
+    /// Tricks the declarer, on lead in a trump contract, can cash without giving up the lead.
+    fn quick_tricks(&self) -> i32 {
+        let mine = self.hands[self.declarer];
+        let theirs = self.live & !mine;
+        let masters = side_masters(mine & !self.trumps, theirs & !self.trumps);
+        if self.trumps == 0 {
+            return masters;
+        }
+        let my_trumps = mine & self.trumps;
+        let their_trumps = theirs & self.trumps;
+        if their_trumps == 0 {
+            return my_trumps.count_ones() as i32 + masters;
+        }
+        // Trumps above every defender's trump win whenever they are led.
+        let top = 63 - their_trumps.leading_zeros();
+        let sure = (my_trumps >> top).count_ones() as i32;
+        let longest = (0..self.players)
+            .filter(|&s| s != self.declarer)
+            .map(|s| (self.hands[s] & self.trumps).count_ones() as i32)
+            .max()
+            .unwrap_or(0);
+        if sure >= longest {
+            // Leading them draws every defender's trump; then every trump and master wins.
+            my_trumps.count_ones() as i32 + masters
+        } else {
+            sure
+        }
+    }
+
+    fn card_node(&mut self, target: i32) -> bool {
+        let seat = (self.leader + self.trick_len) % self.players;
+        let hand = self.hands[seat];
+        let follow = hand & self.led;
+        let legal = if self.trick_len > 0 && follow != 0 {
+            follow
+        } else {
+            hand
+        };
+        let candidates = run_bottoms(legal, self.live);
+        let (moves, count) = self.order(seat, candidates);
+        let maximising = seat == self.declarer;
+        for &card in &moves[..count] {
+            let reached = self.try_card(seat, u32::from(card), target);
+            if reached == maximising {
+                return reached;
+            }
+        }
+        !maximising
+    }
+
+    /// Plays `card` for `seat`, searches on, and takes the card back.
+    fn try_card(&mut self, seat: usize, card: u32, target: i32) -> bool {
+        let saved = (self.led, self.win_card, self.win_seat);
+        self.place(seat, card);
+        let reached = if self.trick_len < self.players {
+            self.reach(target)
+        } else {
+            let (leader, live) = (self.leader, self.live);
+            let credit = self.credit(self.win_seat);
+            self.live &= self.hands[..self.players].iter().fold(0, |a, h| a | h);
+            self.leader = self.win_seat;
+            self.trick_len = 0;
+            let reached = self.reach(target - credit);
+            self.trick_len = self.players;
+            self.leader = leader;
+            self.live = live;
+            reached
+        };
+        self.trick_len -= 1;
+        self.hands[seat] |= 1u64 << card;
+        (self.led, self.win_card, self.win_seat) = saved;
+        reached
+    }
+
+    /// The candidate cards in the order to try them: cards likely to settle the node first.
+    fn order(&self, seat: usize, candidates: u64) -> ([u8; 8], usize) {
+        let mut moves = [0u8; 8];
+        let mut count = 0;
+        let mut push = |set: u64, descending: bool| {
+            let mut set = set;
+            while set != 0 {
+                let card = if descending {
+                    63 - set.leading_zeros()
+                } else {
+                    set.trailing_zeros()
+                };
+                set &= !(1u64 << card);
+                moves[count] = card as u8;
+                count += 1;
+            }
+        };
+        let wants_credit = seat == self.declarer;
+        if self.trick_len == 0 {
+            // Leading: cards no live card of their suit beats first, then the rest (high
+            // first for the declarer, low first for a defender).
+            let masters = candidates & !self.beaten_by_others(seat);
+            push(masters, true);
+            push(candidates & !masters, wants_credit);
+            return (moves, count);
+        }
+        let credited_now = self.credit(self.win_seat) == 1;
+        let winners = candidates & self.beating(self.win_card);
+        if credited_now == wants_credit {
+            // The trick is going this seat's way: play low.
+            push(candidates & !winners, false);
+            push(winners, false);
+        } else {
+            // Win as cheaply as possible, else play low.
+            push(winners, false);
+            push(candidates & !winners, false);
+        }
+        (moves, count)
+    }
+
+    /// The cards (of any hand) that would beat `card` if played now.
+    fn beating(&self, card: u32) -> u64 {
+        let lane = 0xffffu64 << (card & !15);
+        let above = lane & !((2u64 << card) - 1);
+        if self.trumps & lane != 0 {
+            above
+        } else {
+            above | self.trumps
+        }
+    }
+
+    /// The cards of `seat`'s hand that some other live card of the same suit outranks.
+    fn beaten_by_others(&self, seat: usize) -> u64 {
+        let others = self.live & !self.hands[seat];
+        let mut beaten = 0;
+        for lane in 0..4 {
+            let theirs = others >> (16 * lane) & 0xffff;
+            if theirs != 0 {
+                let top = 63 - theirs.leading_zeros();
+                beaten |= ((1u64 << top) - 1) << (16 * lane);
+            }
+        }
+        self.hands[seat] & beaten
+    }
+}
+
+/// Side-suit cards of `mine` above every card of `theirs` in the same suit.
+fn side_masters(mine: u64, theirs: u64) -> i32 {
+    let mut count = 0;
+    for lane in 0..4 {
+        let shift = 16 * lane;
+        let m = mine >> shift & 0xffff;
+        let t = theirs >> shift & 0xffff;
+        let above = if t == 0 {
+            m
+        } else {
+            m >> (64 - t.leading_zeros())
+        };
+        count += above.count_ones() as i32;
+    }
+    count
+}
