@@ -220,8 +220,13 @@ fn check_deals(players: usize, deals: usize, seed: u64, opening: &Opening) {
         let expected = naive_opening(&hands, opening);
         let got = solver.opening(&hands, 0, opening);
         assert_eq!(got, expected, "deal {deal} at {players} players: {hands:?}");
-        // The target query agrees with the value at every threshold.
+        // The best value and the target query agree with the values at every threshold.
         let value = best(&expected, opening.misere);
+        assert_eq!(
+            solver.best_opening(&hands, 0, opening),
+            value,
+            "deal {deal}: {hands:?}"
+        );
         for t in 0..=5 {
             let can = if opening.misere {
                 value <= t

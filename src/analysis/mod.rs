@@ -4,3 +4,4 @@
 pub mod deals;
 pub mod replay;
 pub mod simulate;
+pub mod solve;

@@ -29,6 +29,8 @@ pub enum Command {
     Deal(Box<DealArgs>),
     /// Play many deals and tabulate, per bid, how often it is declared and made and what it earns.
     Simulate(SimulateArgs),
+    /// Double-dummy values (every card visible) of a deal's opening leads, or of random deals.
+    Solve(SolveArgs),
 }
 
 /// `napsim rules ...`.
@@ -136,6 +138,38 @@ pub struct SimulateArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `napsim solve`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["deal", "random"])))]
+pub struct SolveArgs {
+    /// The deal: hands separated by `/`, seat 0 first ("AS KS QS JS TS/2H 3H 4H 5H 6H/...");
+    /// seat 0 declares and leads. Hands of fewer than five cards (all of one size) are endings.
+    pub deal: Option<String>,
+    /// Solve N random deals instead and report the distribution of the best value and the
+    /// solve time per deal.
+    #[arg(long, value_name = "N", value_parser = parse_count, conflicts_with = "deal")]
+    pub random: Option<u64>,
+    /// Table size for --random.
+    #[arg(long, default_value_t = 4, requires = "random")]
+    pub players: usize,
+    /// Seed for --random (chosen and printed to stderr when omitted).
+    #[arg(long, requires = "random")]
+    pub seed: Option<u64>,
+    /// The declarer plays a misère: no trump, it wants to take no trick (any profile).
+    #[arg(long)]
+    pub misere: bool,
+    /// The bid whose opening rules apply (trump chosen by the lead or named, lead constraints);
+    /// default: the profile's lowest trick-taking bid.
+    #[arg(long, value_name = "NAME")]
+    pub bid: Option<String>,
+    /// The trump suit, for a bid whose declarer names trump (C, D, H or S).
+    #[arg(long, value_name = "SUIT")]
+    pub trump: Option<String>,
+    /// JSON on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Parses a positive count: `1000000`, `1_000_000` or `1e6`.

@@ -5,11 +5,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::Failure;
-use super::args::{Cli, Command, DealArgs, RulesAction, SimulateArgs};
+use super::args::{Cli, Command, DealArgs, RulesAction, SimulateArgs, SolveArgs};
 use crate::analysis::deals::{DealsConfig, play_deals};
 use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, replay};
 use crate::analysis::simulate::{self, SimulateConfig};
-use crate::cards::parse_deal;
+use crate::analysis::solve;
+use crate::cards::{Suit, parse_deal};
 use crate::game::Table;
 use crate::policy::{bid_policy, play_policy};
 use crate::report::{self, DealRecord, Meta};
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Rules { action } => rules_command(action, &cli.rules),
         Command::Deal(args) => deal_command(&cli.rules, *args),
         Command::Simulate(args) => simulate_command(&cli.rules, args),
+        Command::Solve(args) => solve_command(&cli.rules, args),
     }
 }
 
@@ -148,18 +150,7 @@ fn replay_extras(args: &DealArgs) -> Result<ReplayExtras, Failure> {
         .as_deref()
         .map(|t| cards(t, rules::HAND_SIZE))
         .transpose()?;
-    if let Some(text) = &args.trump {
-        let mut chars = text.trim().chars();
-        let suit = chars.next().and_then(crate::cards::Suit::from_char);
-        extras.trump = match (suit, chars.next()) {
-            (Some(s), None) => Some(s),
-            _ => {
-                return Err(Failure::input(format!(
-                    "--trump '{text}' is not a suit: use C, D, H or S"
-                )));
-            }
-        };
-    }
+    extras.trump = args.trump.as_deref().map(parse_suit_arg).transpose()?;
     if let Some(text) = &args.peeks {
         for word in text.split(',').filter(|w| !w.trim().is_empty()) {
             let seat: usize = word
@@ -194,6 +185,52 @@ fn replay_extras(args: &DealArgs) -> Result<ReplayExtras, Failure> {
         extras.buys.push((seat, given, received));
     }
     Ok(extras)
+}
+
+/// Parses `--trump`: one suit letter or symbol.
+fn parse_suit_arg(text: &str) -> Result<Suit, Failure> {
+    let mut chars = text.trim().chars();
+    match (chars.next().and_then(Suit::from_char), chars.next()) {
+        (Some(suit), None) => Ok(suit),
+        _ => Err(Failure::input(format!(
+            "--trump '{text}' is not a suit: use C, D, H or S"
+        ))),
+    }
+}
+
+fn solve_command(rules_arg: &str, args: SolveArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    let trump = args.trump.as_deref().map(parse_suit_arg).transpose()?;
+    let opening = solve::opening_for(&profile, args.bid.as_deref(), args.misere, trump)
+        .map_err(Failure::input)?;
+    if let Some(deals) = args.random {
+        profile.check_players(args.players)?;
+        let seed = resolve_seed(args.seed);
+        let solved = solve::solve_random(&profile, args.players, deals, seed, &opening);
+        let report = report::RandomSolveReport {
+            profile: profile.name(),
+            players: args.players,
+            seed,
+            misere: opening.misere,
+            solved: &solved,
+        };
+        return emit(&if args.json {
+            report.json()
+        } else {
+            report.text()
+        });
+    }
+    let text = args
+        .deal
+        .as_deref()
+        .expect("clap requires a deal or --random");
+    let hands = solve::parse_solve_deal(text, &profile).map_err(Failure::input)?;
+    let values = solve::solve_deal(&hands, &opening);
+    if args.json {
+        emit(&(report::solve_json(&values) + "\n"))
+    } else {
+        emit(&report::solve_text(&hands, &opening, &values))
+    }
 }
 
 fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> {

@@ -8,6 +8,7 @@
 mod meta;
 mod narrate;
 mod record;
+mod solve;
 mod summary;
 
 pub use meta::Meta;
@@ -15,6 +16,7 @@ pub use narrate::narrate;
 pub use record::{
     AuctionEntry, ContractRecord, DealRecord, ExchangeRecord, RevokeRecord, TrickRecord,
 };
+pub use solve::{RandomSolveReport, solve_json, solve_text};
 pub use summary::simulate_summary;
 
 use std::io::Write;

@@ -105,7 +105,7 @@ impl Solver {
     /// A solver with its table sized for tables of `players` seats.
     pub fn new(players: usize) -> Solver {
         let bits = match players {
-            0..=4 => 16,
+            0..=4 => 14,
             5 => 18,
             6 => 19,
             _ => 20,
@@ -202,16 +202,30 @@ impl Solver {
         })
     }
 
-    /// The best value over the opening leads (the most tricks, or the fewest in a misère).
+    /// The best value over the opening leads (the most tricks, or the fewest in a misère),
+    /// found with target queries over all leads at once, cheaper than valuing every lead.
     pub fn best_opening(&mut self, hands: &[CardSet], declarer: usize, opening: &Opening) -> u8 {
-        let values = self.opening(hands, declarer, opening);
-        let tricks = values.iter().map(|&(_, v)| v);
-        let best = if opening.misere {
-            tricks.min()
-        } else {
-            tricks.max()
+        let tricks = hands[declarer].count() as u8;
+        // Binary search for the largest reachable target, in credited tricks (tricks taken,
+        // or tricks lost in a misère), where "reachable" is monotone.
+        let reach = |solver: &mut Solver, credited: u8| {
+            let t = if opening.misere {
+                tricks - credited
+            } else {
+                credited
+            };
+            solver.can_make_opening(hands, declarer, opening, t)
         };
-        best.expect("a legal opening lead")
+        let (mut low, mut high) = (0, tricks);
+        while low < high {
+            let mid = (low + high).div_ceil(2);
+            if reach(self, mid) {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        if opening.misere { tricks - low } else { low }
     }
 
     fn after_lead(

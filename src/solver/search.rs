@@ -72,10 +72,66 @@ impl<'t> Search<'t> {
     pub(super) fn reach(&mut self, target: i32) -> bool {
         self.nodes += 1;
         if self.trick_len == 0 {
-            self.trick_start(target)
-        } else {
-            self.card_node(target)
+            return self.trick_start(target);
         }
+        if let Some(settled) = self.settled_mid_trick(target) {
+            return settled;
+        }
+        self.card_node(target)
+    }
+
+    /// In a trump contract, once the declarer has played to the trick in progress and its
+    /// fate is sealed, bounds on the tricks after it may settle the query without playing the
+    /// rest of the trick (whose discards would otherwise multiply).
+    fn settled_mid_trick(&self, target: i32) -> Option<bool> {
+        let n = self.players;
+        let declarer_offset = (self.declarer + n - self.leader) % n;
+        if self.misere || self.trumps == 0 || declarer_offset >= self.trick_len {
+            return None;
+        }
+        // The seats still to play to this trick.
+        let mut to_come = 0u64;
+        for offset in self.trick_len..n {
+            to_come |= self.hands[(self.leader + offset) % n];
+        }
+        // The leader has played to this trick, so its hand counts the tricks after it.
+        let later = self.hands[self.leader].count_ones() as i32;
+        if self.win_seat == self.declarer {
+            if self.beating(self.win_card) & to_come != 0 {
+                return None;
+            }
+            // The trick is the declarer's; its trumps above every trump still out are more.
+            let theirs = self.live & !self.hands[self.declarer] & self.trumps & !self.on_table();
+            let mine = self.hands[self.declarer] & self.trumps;
+            let sure = if theirs == 0 {
+                mine.count_ones()
+            } else {
+                (mine >> (63 - theirs.leading_zeros())).count_ones()
+            };
+            return (1 + sure as i32 >= target).then_some(true);
+        }
+        // A defender wins the trick; each defender's trumps above the declarer's best are
+        // later tricks for them, less the one card a seat still to play spends now.
+        let mine = self.hands[self.declarer] & self.trumps;
+        let above = if mine == 0 {
+            self.trumps
+        } else {
+            self.trumps & !((2u64 << (63 - mine.leading_zeros())) - 1)
+        };
+        let mut most = 0;
+        for offset in 1..n {
+            let seat = (self.declarer + offset) % n;
+            let count = (self.hands[seat] & above).count_ones() as i32;
+            let still_to_play = (seat + n - self.leader) % n >= self.trick_len;
+            most = most.max(count - i32::from(still_to_play));
+        }
+        (later - most < target).then_some(false)
+    }
+
+    /// The cards on the table in the trick in progress.
+    fn on_table(&self) -> u64 {
+        let held = self.hands[..self.players].iter().fold(0, |a, h| a | h);
+        self.live & !held
     }
 
     fn tricks_left(&self) -> i32 {
@@ -93,8 +149,18 @@ impl<'t> Search<'t> {
         if left == 1 {
             return self.last_trick_credit() >= target;
         }
-        if !self.misere && self.leader == self.declarer && self.quick_tricks() >= target {
-            return true;
+        if !self.misere {
+            if left - self.sure_defender_tricks() < target {
+                return false;
+            }
+            let sure = if self.leader == self.declarer {
+                self.quick_tricks()
+            } else {
+                self.top_trumps()
+            };
+            if sure >= target {
+                return true;
+            }
         }
         let key = self.ctx.key(&self.hands, self.live, self.leader);
         if let Some(key) = key
@@ -187,6 +253,40 @@ impl<'t> Search<'t> {
         } else {
             sure
         }
+    }
+
+    /// The declarer's trumps above every defender's: each wins the trick it is played to,
+    /// whoever leads, and it can always keep them until it is void in the suit led or the end.
+    fn top_trumps(&self) -> i32 {
+        let their_trumps = self.live & !self.hands[self.declarer] & self.trumps;
+        let mine = self.hands[self.declarer] & self.trumps;
+        if their_trumps == 0 {
+            return mine.count_ones() as i32;
+        }
+        (mine >> (63 - their_trumps.leading_zeros())).count_ones() as i32
+    }
+
+    /// Tricks the defenders are sure of in a trump contract: each defender trump above the
+    /// declarer's best trump wins the trick it is played to, and one defender plays at most one
+    /// card a trick, so the defender with the most such trumps takes at least that many.
+    fn sure_defender_tricks(&self) -> i32 {
+        if self.trumps == 0 {
+            return 0;
+        }
+        let my_trumps = self.hands[self.declarer] & self.trumps;
+        // Trumps above the declarer's best (all of them when it has none).
+        let above = if my_trumps == 0 {
+            self.trumps
+        } else {
+            self.trumps & !((2u64 << (63 - my_trumps.leading_zeros())) - 1)
+        };
+        let mut most = 0;
+        for seat in 0..self.players {
+            if seat != self.declarer {
+                most = most.max((self.hands[seat] & above).count_ones() as i32);
+            }
+        }
+        most
     }
 
     fn card_node(&mut self, target: i32) -> bool {
