@@ -202,6 +202,19 @@ impl Solver {
         })
     }
 
+    /// Whether the declarer, leading `card`, can reach `tricks` tricks over the whole deal.
+    pub fn can_make_after_lead(
+        &mut self,
+        hands: &[CardSet],
+        declarer: usize,
+        opening: &Opening,
+        card: Card,
+        tricks: u8,
+    ) -> bool {
+        let (position, _) = self.after_lead(hands, declarer, opening, card);
+        self.can_make(&position, tricks)
+    }
+
     /// The best value over the opening leads (the most tricks, or the fewest in a misère),
     /// found with target queries over all leads at once, cheaper than valuing every lead.
     pub fn best_opening(&mut self, hands: &[CardSet], declarer: usize, opening: &Opening) -> u8 {

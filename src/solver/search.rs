@@ -100,32 +100,16 @@ impl<'t> Search<'t> {
             if self.beating(self.win_card) & to_come != 0 {
                 return None;
             }
-            // The trick is the declarer's; its trumps above every trump still out are more.
-            let theirs = self.live & !self.hands[self.declarer] & self.trumps & !self.on_table();
-            let mine = self.hands[self.declarer] & self.trumps;
-            let sure = if theirs == 0 {
-                mine.count_ones()
-            } else {
-                (mine >> (63 - theirs.leading_zeros())).count_ones()
-            };
-            return (1 + sure as i32 >= target).then_some(true);
+            // The trick is the declarer's, and its trumps are sure of more.
+            let theirs = self.live & !self.hands[self.declarer] & !self.on_table();
+            return (1 + self.trump_floor(theirs) >= target).then_some(true);
         }
-        // A defender wins the trick; each defender's trumps above the declarer's best are
-        // later tricks for them, less the one card a seat still to play spends now.
-        let mine = self.hands[self.declarer] & self.trumps;
-        let above = if mine == 0 {
-            self.trumps
-        } else {
-            self.trumps & !((2u64 << (63 - mine.leading_zeros())) - 1)
-        };
-        let mut most = 0;
-        for offset in 1..n {
-            let seat = (self.declarer + offset) % n;
-            let count = (self.hands[seat] & above).count_ones() as i32;
-            let still_to_play = (seat + n - self.leader) % n >= self.trick_len;
-            most = most.max(count - i32::from(still_to_play));
+        // A defender takes the trick, and the defenders are sure of more.
+        let mut spending = 0u64;
+        for offset in self.trick_len..n {
+            spending |= 1 << ((self.leader + offset) % n);
         }
-        (later - most < target).then_some(false)
+        (later - self.defender_floor(spending) < target).then_some(false)
     }
 
     /// The cards on the table in the trick in progress.
@@ -150,14 +134,14 @@ impl<'t> Search<'t> {
             return self.last_trick_credit() >= target;
         }
         if !self.misere {
-            if left - self.sure_defender_tricks() < target {
+            if left - self.defender_floor(0) < target {
                 return false;
             }
-            let sure = if self.leader == self.declarer {
-                self.quick_tricks()
-            } else {
-                self.top_trumps()
-            };
+            let theirs = self.live & !self.hands[self.declarer];
+            let mut sure = self.trump_floor(theirs);
+            if self.leader == self.declarer {
+                sure = sure.max(self.quick_tricks());
+            }
             if sure >= target {
                 return true;
             }
@@ -255,35 +239,27 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// The declarer's trumps above every defender's: each wins the trick it is played to,
-    /// whoever leads, and it can always keep them until it is void in the suit led or the end.
-    fn top_trumps(&self) -> i32 {
-        let their_trumps = self.live & !self.hands[self.declarer] & self.trumps;
+    /// Tricks the declarer's trumps are sure of, whoever leads: every card is played before
+    /// the deal ends, and a declarer trump loses only to a higher defender trump played to the
+    /// same trick, each of which can beat one of them at most.
+    fn trump_floor(&self, theirs: u64) -> i32 {
         let mine = self.hands[self.declarer] & self.trumps;
-        if their_trumps == 0 {
-            return mine.count_ones() as i32;
-        }
-        (mine >> (63 - their_trumps.leading_zeros())).count_ones() as i32
+        mine.count_ones() as i32 - beatable(mine, theirs & self.trumps)
     }
 
-    /// Tricks the defenders are sure of in a trump contract: each defender trump above the
-    /// declarer's best trump wins the trick it is played to, and one defender plays at most one
-    /// card a trick, so the defender with the most such trumps takes at least that many.
-    fn sure_defender_tricks(&self) -> i32 {
-        if self.trumps == 0 {
-            return 0;
-        }
-        let my_trumps = self.hands[self.declarer] & self.trumps;
-        // Trumps above the declarer's best (all of them when it has none).
-        let above = if my_trumps == 0 {
-            self.trumps
-        } else {
-            self.trumps & !((2u64 << (63 - my_trumps.leading_zeros())) - 1)
-        };
+    /// Tricks the defenders are sure of in a trump contract: the trumps of one defender each
+    /// take the trick they are played to unless a higher declarer trump beats them there (each
+    /// declarer trump can beat one); a seat still to play to the trick in progress (`spending`)
+    /// spends a card on it first.
+    fn defender_floor(&self, spending: u64) -> i32 {
+        let mine = self.hands[self.declarer] & self.trumps;
         let mut most = 0;
         for seat in 0..self.players {
             if seat != self.declarer {
-                most = most.max((self.hands[seat] & above).count_ones() as i32);
+                let theirs = self.hands[seat] & self.trumps;
+                let spent = (spending >> seat & 1) as i32;
+                let sure = theirs.count_ones() as i32 - beatable(theirs, mine) - spent;
+                most = most.max(sure);
             }
         }
         most
@@ -415,4 +391,23 @@ fn side_masters(mine: u64, theirs: u64) -> i32 {
         count += above.count_ones() as i32;
     }
     count
+}
+
+/// The most cards of `victims` that `killers` can beat one for one, each killer beating one
+/// lower victim (both sets within one suit): greedily, each victim from the lowest up takes
+/// the lowest killer above it still free.
+fn beatable(victims: u64, killers: u64) -> i32 {
+    let mut free = killers;
+    let mut victims = victims;
+    let mut beaten = 0;
+    while victims != 0 && free != 0 {
+        let victim = victims.trailing_zeros();
+        victims &= victims - 1;
+        let above = free & !((2u64 << victim) - 1);
+        if above != 0 {
+            free &= !(above & above.wrapping_neg());
+            beaten += 1;
+        }
+    }
+    beaten
 }
