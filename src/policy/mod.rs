@@ -8,17 +8,23 @@
 //! | `always:bid=BID` | bid | eldest bids `BID`, everyone else passes: every deal is played |
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
+//! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy ([`pimc`]) |
+//! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, the upper bound for card play ([`dd`]) |
 //!
 //! Policies see only their view ([`BidView`], [`PlayView`]) and draw randomness only from the
 //! RNG they are handed.
 
 pub mod always;
+pub mod dd;
 pub mod heuristic;
 pub mod pass;
+pub mod pimc;
 pub mod random;
+mod solved;
 pub mod spec;
 pub mod threshold;
 mod view;
+pub mod worlds;
 
 pub use spec::{Spec, SpecError};
 pub use view::{BidView, PlayView};
@@ -85,7 +91,7 @@ pub trait PlayPolicy: Send + Sync {
 /// The bid policy names, for messages.
 pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always"];
 /// The play policy names, for messages.
-pub const PLAY_POLICIES: &[&str] = &["random", "heuristic"];
+pub const PLAY_POLICIES: &[&str] = &["random", "heuristic", "pimc", "dd"];
 
 /// Builds a bid policy from its spec for `profile`.
 pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, SpecError> {
@@ -118,6 +124,11 @@ pub fn play_policy(text: &str, _profile: &Profile) -> Result<Box<dyn PlayPolicy>
         "heuristic" => {
             spec.check_keys(&[])?;
             Box::new(heuristic::Heuristic)
+        }
+        "pimc" => Box::new(pimc::Pimc::from_spec(&spec)?),
+        "dd" => {
+            spec.check_keys(&[])?;
+            Box::new(dd::DoubleDummy)
         }
         _ => {
             return Err(SpecError::UnknownName {

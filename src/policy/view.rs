@@ -193,6 +193,29 @@ impl<'a> PlayView<'a> {
             _ => CardSet::EMPTY,
         }
     }
+    /// How many cards `seat` holds now (public: everyone sees the cards played).
+    pub fn hand_len(&self, seat: usize) -> usize {
+        self.state.hand(seat).count() as usize
+    }
+    /// Cards this seat knows are out of play: those it gave up in a purchase or on taking the
+    /// spare hand, and its floater discard.
+    pub fn known_out(&self) -> CardSet {
+        let (given, _) = self.state.bought(self.seat);
+        let spare = match self.state.spare_exchange() {
+            Some((taker, gave, _)) if taker == self.seat => gave,
+            _ => CardSet::EMPTY,
+        };
+        given | spare | self.set_aside()
+    }
+    /// **A cheat:** every seat's hand. Only the `dd` policy, documented as seeing all cards,
+    /// may use it; every other policy decides from what its seat can know.
+    pub fn all_hands_cheat(&self) -> [CardSet; crate::rules::MAX_PLAYERS] {
+        let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
+        for (seat, hand) in hands.iter_mut().enumerate().take(self.players()) {
+            *hand = self.state.hand(seat);
+        }
+        hands
+    }
     /// The cards this seat cannot see: the pack less its hand, the cards played and a floater
     /// it saw (other hands and the undealt stock together).
     pub fn unseen(&self) -> CardSet {

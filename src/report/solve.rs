@@ -40,7 +40,8 @@ pub fn solve_text(hands: &[CardSet], opening: &Opening, values: &LeadValues) -> 
         let mark = if *value == values.best { "  best" } else { "" };
         text += &format!("{:<4}  {value}{mark}\n", card.to_string());
     }
-    text += &format!("\nbest: {} tricks\n", values.best);
+    let plural = if values.best == 1 { "" } else { "s" };
+    text += &format!("\nbest: {} trick{plural}\n", values.best);
     text
 }
 

@@ -94,6 +94,31 @@ impl Opening {
     }
 }
 
+/// The cards of `cards` worth searching: the lowest of each run of cards adjacent among the
+/// `live` cards (cards gone from play between them do not separate them). The cards of a run
+/// are equivalent in play, so one stands for all.
+pub fn one_per_run(cards: CardSet, live: CardSet) -> CardSet {
+    CardSet(run_bottoms(cards.0, live.0 | cards.0))
+}
+
+thread_local! {
+    static THREAD_SOLVER: std::cell::RefCell<Option<(usize, Solver)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's solver for tables of `players` (made on first use, remade when
+/// the player count changes). The table only speeds the search up, so sharing it between
+/// callers changes no answer.
+pub fn with_thread_solver<T>(players: usize, f: impl FnOnce(&mut Solver) -> T) -> T {
+    THREAD_SOLVER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().is_none_or(|(p, _)| *p != players) {
+            *slot = Some((players, Solver::new(players)));
+        }
+        f(&mut slot.as_mut().expect("just made").1)
+    })
+}
+
 /// An exact double-dummy solver. Reuse one per thread: its table carries over between
 /// positions and deals.
 pub struct Solver {

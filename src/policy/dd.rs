@@ -1,0 +1,47 @@
+//! `dd`: double-dummy play, **a cheat** that sees every hand.
+//!
+//! Every seat plays the card that is best with all cards visible: the declarer the one that
+//! maximises its tricks (minimises them in a misère), a defender the reverse. This is the
+//! reference upper bound for card play, not a fair player. Ties go to the lowest card (bit
+//! order: clubs first, then by rank), so play is deterministic.
+
+use super::solved::{Goal, after};
+use super::{PlayPolicy, PlayView};
+use crate::cards::{Card, CardSet};
+use crate::rng::SimRng;
+use crate::solver::{one_per_run, with_thread_solver};
+
+/// The double-dummy player (sees every hand).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DoubleDummy;
+
+impl PlayPolicy for DoubleDummy {
+    fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
+        let hands = view.all_hands_cheat();
+        let held = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
+        let live = held
+            | view
+                .current_trick()
+                .iter()
+                .map(|c| c.set())
+                .fold(CardSet::EMPTY, |a, s| a | s);
+        let candidates = one_per_run(view.legal(), live);
+        let goal = Goal::of(view);
+        let more = goal.wants_tricks(view);
+        with_thread_solver(view.players(), |solver| {
+            let mut best: Option<(Card, u8)> = None;
+            for card in candidates {
+                let (position, gained) = after(view, &hands, card);
+                let tricks = goal.tricks(solver, &position, gained);
+                let better = match best {
+                    None => true,
+                    Some((_, b)) => (more && tricks > b) || (!more && tricks < b),
+                };
+                if better {
+                    best = Some((card, tricks));
+                }
+            }
+            best.expect("a legal card").0
+        })
+    }
+}

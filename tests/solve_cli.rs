@@ -1,0 +1,225 @@
+//! `napsim solve` and the solver-based play policies from the command line.
+
+use assert_cmd::Command;
+
+fn napsim() -> Command {
+    Command::cargo_bin("napsim").expect("the napsim binary")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = napsim().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Exit status 2, exactly one `error:` line containing `needle`, nothing on stdout.
+fn assert_bad(args: &[&str], needle: &str) {
+    let out = napsim().args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    assert!(
+        errors[0].contains(needle),
+        "{args:?}: '{needle}' not in {stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn solve_json_values_every_lead() {
+    // Seat 0 holds the five top spades: any lead makes spades trump and takes all five.
+    let deal = "AS KS QS JS TS/2H 3H 4H 5H 6H/2D 3D 4D 5D 6D/2C 3C 4C 5C 6C";
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&["solve", deal, "--json"])).unwrap();
+    assert_eq!(json["best"], 5);
+    let leads = json["leads"].as_object().unwrap();
+    assert_eq!(leads.len(), 5);
+    assert!(leads.values().all(|v| v == 5));
+    assert!(
+        leads.contains_key("TS"),
+        "cards written rank then suit, T for ten"
+    );
+
+    // A misère with the lowest cards everywhere is safe for the declarer.
+    let deal = "2S 2H 2D 2C 3S/AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD";
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&["solve", deal, "--misere", "--json"])).unwrap();
+    assert_eq!(json["best"], 0);
+
+    // An ending of two cards each: leading the ace (spades trump) wins one trick and the 2H
+    // loses; leading the 2H (hearts trump) loses, and the ace wins later.
+    let text = stdout(&["solve", "AS 2H/KS 3H/QS 4H"]);
+    assert!(text.contains("best: 1 trick\n"), "{text}");
+    let text = stdout(&["solve", "AS AH/KS 3H/QS 4H"]);
+    assert!(text.contains("best: 2 tricks\n"), "{text}");
+}
+
+#[test]
+fn solve_knows_the_lead_rules_of_the_bid() {
+    // Bonaparte (Peep Nap: the lowest trump led) allows one lead per suit.
+    // (Peep Nap plays with the 24 cards from the nine up at four players.)
+    let deal = "AS KS QS 9S AH/KH QH JH TH 9H/AD KD QD JD TD/AC KC QC JC TC";
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "--rules",
+        "peep-nap",
+        "solve",
+        deal,
+        "--bid",
+        "bonaparte-without-floater",
+        "--json",
+    ]))
+    .unwrap();
+    let leads: Vec<&String> = json["leads"].as_object().unwrap().keys().collect();
+    assert_eq!(leads, ["9S", "AH"]);
+    // Peep Nap's Wellington names trump and leads the lowest side card.
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "--rules",
+        "peep-nap",
+        "solve",
+        deal,
+        "--bid",
+        "wellington-with-floater",
+        "--trump",
+        "S",
+        "--json",
+    ]))
+    .unwrap();
+    let leads: Vec<&String> = json["leads"].as_object().unwrap().keys().collect();
+    assert_eq!(leads, ["AH"]);
+}
+
+#[test]
+fn solve_random_reports_the_distribution_and_times() {
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "solve",
+        "--random",
+        "300",
+        "--players",
+        "5",
+        "--seed",
+        "4",
+        "--json",
+    ]))
+    .unwrap();
+    let counts: Vec<u64> = json["best_tricks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 6);
+    assert_eq!(counts.iter().sum::<u64>(), 300);
+    assert!(
+        json["time_us"]["max"].as_f64().unwrap() >= json["time_us"]["median"].as_f64().unwrap()
+    );
+    // The same seed gives the same distribution.
+    let again: serde_json::Value = serde_json::from_str(&stdout(&[
+        "solve",
+        "--random",
+        "300",
+        "--players",
+        "5",
+        "--seed",
+        "4",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["best_tricks"], again["best_tricks"]);
+    let text = stdout(&["solve", "--random", "50", "--seed", "1", "--misere"]);
+    assert!(text.contains("misère") && text.contains("p99"), "{text}");
+}
+
+#[test]
+fn bad_deals_exit_2() {
+    let good = "AS KS QS JS TS/2H 3H 4H 5H 6H/2D 3D 4D 5D 6D/2C 3C 4C 5C 6C";
+    assert_bad(&["solve", "AS KS QS JS TS/2H 3H 4H 5H 6H"], "2 hands");
+    let eight = [good, good].join("/");
+    assert_bad(&["solve", &eight], "8 hands");
+    assert_bad(&["solve", &good.replace("6C", "AS")], "AS appears twice");
+    assert_bad(&["solve", &good.replace(" 6C", "")], "hands must be equal");
+    assert_bad(&["solve", &good.replace("6C", "ZZ")], "ZZ");
+    assert_bad(
+        &[
+            "solve",
+            "AS KS QS JS TS 9S/2H 3H 4H 5H 6H 7H/2D 3D 4D 5D 6D 7D",
+        ],
+        "1 to 5",
+    );
+    assert_bad(
+        &[
+            "--rules",
+            "tests/data/profiles/rulebook-doubled-reduced.toml",
+            "solve",
+            good,
+        ],
+        "not in the pack",
+    );
+    assert_bad(&["solve", good, "--bid", "sixes"], "sixes");
+    assert_bad(
+        &[
+            "--rules",
+            "peep-nap",
+            "solve",
+            good,
+            "--bid",
+            "wellington-with-floater",
+        ],
+        "--trump",
+    );
+    assert_bad(&["solve", good, "--trump", "X"], "not a suit");
+    assert_bad(&["solve", good, "--trump", "S"], "leave out --trump");
+    assert_bad(&["solve", "--random", "0"], "at least 1");
+    assert_bad(&["solve", "--random", "10", "--players", "9"], "3 to 7");
+    assert_bad(&["simulate", "--play", "pimc:worlds=0"], "worlds");
+    assert_bad(&["simulate", "--play", "pimc:depth=3"], "depth");
+    assert_bad(&["simulate", "--play", "dd:x=1"], "x");
+}
+
+#[test]
+fn solver_players_run_on_every_profile_and_are_reproducible() {
+    let names = stdout(&["rules", "list"]);
+    for name in names.lines().map(|l| l.split_whitespace().next().unwrap()) {
+        for play in ["pimc:worlds=32", "dd"] {
+            let args = [
+                "--rules", name, "simulate", "--deals", "60", "--seed", "5", "--play", play,
+                "--quiet",
+            ];
+            let text = stdout(&args);
+            assert!(text.contains("deals in"), "{name} {play}: {text}");
+        }
+    }
+    // Byte-identical across thread counts (the per-thread solver tables change no answer).
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let out = dir.path().join(format!("p{threads}.csv"));
+        napsim()
+            .args([
+                "simulate",
+                "--deals",
+                "3000",
+                "--seed",
+                "9",
+                "--play",
+                "pimc:worlds=8",
+            ])
+            .args([
+                "--bid",
+                "always:bid=three",
+                "--quiet",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        std::fs::read(out).unwrap()
+    };
+    assert_eq!(run("1"), run("2"));
+}
