@@ -10,13 +10,17 @@
 
 use super::state::DealState;
 
-/// The marker for a position of the deal that goes to the spare hand.
-const SPARE: u8 = u8::MAX;
-/// The marker for the position of the deal that is the floater.
-const FLOATER: u8 = u8::MAX - 1;
 use crate::cards::{Card, CardSet};
 use crate::rng::{SimRng, below};
 use crate::rules::{Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle};
+
+/// The marker for a position of the deal that goes to the spare hand (also its slot among the
+/// sets a deal fills, after the seats').
+const SPARE: u8 = MAX_PLAYERS as u8;
+/// The marker for the position of the deal that is the floater (and its slot).
+const FLOATER: u8 = MAX_PLAYERS as u8 + 1;
+/// The most cards a pack holds.
+const PACK_MAX: usize = 52;
 
 /// The hands of one deal and the undealt stock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,8 +91,12 @@ pub struct Shuffler {
     scratch: Vec<Card>,
     pack_set: CardSet,
     players: usize,
-    /// For each position in dealing order, the seat offset from the dealer's left.
+    /// For each position in dealing order, the seat offset from the dealer's left (or
+    /// [`SPARE`], [`FLOATER`]).
     order: Vec<u8>,
+    /// Per dealer, for each position in dealing order, the slot it goes to: the seat, or
+    /// [`SPARE`], [`FLOATER`] (`order` resolved once, so dealing a card needs no branch).
+    targets: Vec<[u8; PACK_MAX]>,
     shuffle: Shuffle,
     /// The fewest cards in each packet of the cut, when the pack is cut.
     cut: Option<usize>,
@@ -117,7 +125,21 @@ impl Shuffler {
         if profile.has_floater() {
             order.push(FLOATER);
         }
+        let targets = (0..players)
+            .map(|dealer| {
+                let mut row = [0; PACK_MAX];
+                for (slot, &offset) in row.iter_mut().zip(&order) {
+                    *slot = if offset < SPARE {
+                        ((dealer + 1 + offset as usize) % players) as u8
+                    } else {
+                        offset
+                    };
+                }
+                row
+            })
+            .collect();
         Shuffler {
+            targets,
             pack: pack_set.to_vec(),
             scratch: Vec::with_capacity(pack_set.count() as usize),
             pack_set,
@@ -164,32 +186,23 @@ impl Shuffler {
                 self.pack.rotate_left(c);
             }
         }
-        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        let mut spare = CardSet::EMPTY;
-        let mut floater = None;
-        let mut dealt = CardSet::EMPTY;
-        for (i, &offset) in self.order.iter().enumerate() {
+        // One set per seat, then the spare hand and the floater: each position of the deal
+        // goes to its slot without a branch.
+        let mut slots = [CardSet::EMPTY; MAX_PLAYERS + 2];
+        let targets = &self.targets[dealer][..self.order.len()];
+        let pack = &mut self.pack[..];
+        for (i, &target) in targets.iter().enumerate() {
             if !limited {
                 let j = i + below(rng, (len - i) as u64) as usize;
-                self.pack.swap(i, j);
+                pack.swap(i, j);
             }
-            let card = self.pack[i];
-            dealt.insert(card);
-            if offset == SPARE {
-                spare.insert(card);
-                continue;
-            }
-            if offset == FLOATER {
-                floater = Some(card);
-                continue;
-            }
-            // dealer + 1 + offset < 2 * players: one subtraction replaces a division.
-            let mut seat = dealer + 1 + offset as usize;
-            if seat >= self.players {
-                seat -= self.players;
-            }
-            hands[seat].insert(card);
+            slots[target as usize].insert(pack[i]);
         }
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        hands.copy_from_slice(&slots[..MAX_PLAYERS]);
+        let spare = slots[SPARE as usize];
+        let floater = slots[FLOATER as usize].first();
+        let dealt = slots.iter().fold(CardSet::EMPTY, |all, &set| all | set);
         let mut stock_order = StockOrder::EMPTY;
         if self.ordered_stock {
             let start = self.order.len();
