@@ -168,6 +168,8 @@ pub struct DealState<'p> {
     played_count: u8,
     /// Cards in the trick in progress.
     in_trick: u8,
+    /// The suit led to the trick in progress (cached from `history` at the lead).
+    led: Suit,
     /// Tricks completed (so also the index of the trick in progress).
     trick: u8,
     /// The seat to act (meaningless once finished).
@@ -259,6 +261,7 @@ impl<'p> DealState<'p> {
             history: [NO_CARD; HAND_SIZE * MAX_PLAYERS],
             played_count: 0,
             in_trick: 0,
+            led: Suit::Clubs,
             trick: 0,
             next: next_seat(dealer, players) as u8,
             pack: profile.pack(players),
@@ -799,7 +802,7 @@ impl<'p> DealState<'p> {
     /// The suit led to the trick in progress (only meaningful while a trick is in progress).
     #[inline]
     fn led_suit(&self) -> Suit {
-        self.history[(self.played_count - self.in_trick) as usize].suit()
+        self.led
     }
 
     /// Plays `card` for the seat to play, or returns why it is illegal (state unchanged).
@@ -853,6 +856,7 @@ impl<'p> DealState<'p> {
             if self.played_count == 0 {
                 self.opening_lead(card);
             }
+            self.led = card.suit();
             self.winning = (card, seat);
         } else {
             // Branch-free on purpose: which card wins, and who shows void, is random data that
