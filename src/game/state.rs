@@ -846,7 +846,9 @@ impl<'p> DealState<'p> {
     }
 
     /// Plays `card` without checking it (debug builds assert legality).
-    #[inline]
+    // Always inlined: as a call it saves and restores six registers and reloads the trick
+    // state for every card (measured 9% of a deal once the policy is inlined beside it).
+    #[inline(always)]
     pub fn play_unchecked(&mut self, card: Card) {
         debug_assert!(self.legal_cards().contains(card), "illegal play {card}");
         let n = self.players;
