@@ -10,7 +10,7 @@
 
 use super::state::DealState;
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::rng::{SimRng, below};
 use crate::rules::{Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle};
 
@@ -21,6 +21,8 @@ const SPARE: u8 = MAX_PLAYERS as u8;
 const FLOATER: u8 = MAX_PLAYERS as u8 + 1;
 /// The most cards a pack holds.
 const PACK_MAX: usize = 52;
+/// Room for the pack: a power of two, so that a masked index needs no bounds check.
+const PACK_SLOTS: usize = 64;
 
 /// The hands of one deal and the undealt stock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,8 +88,10 @@ impl Dealt {
 /// deals from the top.
 #[derive(Clone, Debug)]
 pub struct Shuffler {
-    /// The pack, top card first (with every-deal shuffling, only a permutation to draw from).
-    pack: Vec<Card>,
+    /// The pack, top card first, in the first `len` entries (with every-deal shuffling, only a
+    /// permutation to draw from).
+    pack: [Card; PACK_SLOTS],
+    len: usize,
     scratch: Vec<Card>,
     pack_set: CardSet,
     players: usize,
@@ -140,7 +144,14 @@ impl Shuffler {
             .collect();
         Shuffler {
             targets,
-            pack: pack_set.to_vec(),
+            pack: {
+                let mut pack = [Card::new(Rank::Two, Suit::Clubs); PACK_SLOTS];
+                for (slot, card) in pack.iter_mut().zip(pack_set) {
+                    *slot = card;
+                }
+                pack
+            },
+            len: pack_set.count() as usize,
             scratch: Vec::with_capacity(pack_set.count() as usize),
             pack_set,
             players,
@@ -159,7 +170,7 @@ impl Shuffler {
 
     /// The pack's order, top card first (meaningful with limited shuffling).
     pub fn order(&self) -> &[Card] {
-        &self.pack
+        &self.pack[..self.len]
     }
 
     /// Makes the next deal start from a fresh shuffle (a new session).
@@ -170,33 +181,37 @@ impl Shuffler {
     /// Deals one deal with `dealer` dealing: the first card goes to the dealer's left.
     #[inline]
     pub fn deal(&mut self, dealer: usize, rng: &mut SimRng) -> Dealt {
-        let len = self.pack.len();
+        let len = self.len;
         let limited = matches!(self.shuffle, Shuffle::Limited { .. });
         if limited {
             if self.due {
                 for i in 0..len - 1 {
                     let j = i + below(rng, (len - i) as u64) as usize;
-                    self.pack.swap(i, j);
+                    self.pack[..len].swap(i, j);
                 }
                 self.due = false;
             }
             if let Some(min) = self.cut {
                 // The top packet of `c` cards goes to the bottom.
                 let c = min + below(rng, (len + 1 - 2 * min) as u64) as usize;
-                self.pack.rotate_left(c);
+                self.pack[..len].rotate_left(c);
             }
         }
         // One set per seat, then the spare hand and the floater: each position of the deal
         // goes to its slot without a branch.
-        let mut slots = [CardSet::EMPTY; MAX_PLAYERS + 2];
+        let mut slots = [CardSet::EMPTY; 16];
         let targets = &self.targets[dealer][..self.order.len()];
-        let pack = &mut self.pack[..];
+        let pack = &mut self.pack;
         for (i, &target) in targets.iter().enumerate() {
-            if !limited {
+            // i < j < len <= 52: the masks only spare the bounds checks.
+            let card = if limited {
+                pack[i % PACK_SLOTS]
+            } else {
                 let j = i + below(rng, (len - i) as u64) as usize;
-                pack.swap(i, j);
-            }
-            slots[target as usize].insert(pack[i]);
+                pack.swap(i % PACK_SLOTS, j % PACK_SLOTS);
+                pack[i % PACK_SLOTS]
+            };
+            slots[target as usize % slots.len()].insert(card);
         }
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         hands.copy_from_slice(&slots[..MAX_PLAYERS]);
@@ -209,10 +224,10 @@ impl Shuffler {
             if !limited {
                 for i in start..len.saturating_sub(1) {
                     let j = i + below(rng, (len - i) as u64) as usize;
-                    self.pack.swap(i, j);
+                    self.pack[..len].swap(i, j);
                 }
             }
-            stock_order = StockOrder::from_slice(&self.pack[start..]);
+            stock_order = StockOrder::from_slice(&self.pack[start..len]);
         }
         Dealt {
             hands,
@@ -294,13 +309,17 @@ impl Shuffler {
             table |= state.hand(seat);
         }
         let tricks_len = self.scratch.len();
-        self.scratch
-            .extend(self.pack.iter().copied().filter(|c| !table.contains(*c)));
+        self.scratch.extend(
+            self.pack[..self.len]
+                .iter()
+                .copied()
+                .filter(|c| !table.contains(*c)),
+        );
         if gather == Gather::StockThenTricks {
             self.scratch.rotate_left(tricks_len);
         }
-        debug_assert_eq!(self.scratch.len(), self.pack.len());
-        std::mem::swap(&mut self.pack, &mut self.scratch);
+        debug_assert_eq!(self.scratch.len(), self.len);
+        self.pack[..self.len].copy_from_slice(&self.scratch);
     }
 }
 
