@@ -242,8 +242,9 @@ impl Card {
     /// The card's suit.
     #[inline]
     pub const fn suit(self) -> Suit {
-        // The match compiles to the shift itself: the discriminants are the lane numbers.
-        match self.0 >> 4 {
+        // The match compiles to the shift itself: the discriminants are the lane numbers (the
+        // mask, a no-op for a card, tells the compiler there is no fifth case).
+        match (self.0 >> 4) & 3 {
             0 => Suit::Clubs,
             1 => Suit::Diamonds,
             2 => Suit::Hearts,
@@ -413,6 +414,15 @@ impl CardSet {
     /// All cards of `suit`, ranks 2 to ace.
     pub const fn suit_mask(suit: Suit) -> CardSet {
         CardSet(LANE << (16 * suit as u32))
+    }
+
+    /// All cards of the suits in `suits`, a bit per suit (bit 0 clubs .. bit 3 spades).
+    #[inline]
+    pub const fn suits_mask(suits: u8) -> CardSet {
+        // Spread bit `s` to bit `16 * s`, then fill each lane with a multiply.
+        let s = suits as u64;
+        let spread = (s & 1) | (s & 2) << 15 | (s & 4) << 30 | (s & 8) << 45;
+        CardSet(spread * LANE)
     }
 
     /// All cards (of every suit) from `lowest` up to the ace: a stripped pack.

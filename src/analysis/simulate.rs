@@ -3,7 +3,14 @@
 
 use serde::Serialize;
 
-use crate::game::{DealState, Shuffler, Table, run_deal};
+use std::any::Any;
+
+use crate::game::{DealState, Seats, Shuffler, Uniform, run_deal};
+use crate::policy::always::Always;
+use crate::policy::heuristic::Heuristic;
+use crate::policy::pass::Pass;
+use crate::policy::random::RandomPlay;
+use crate::policy::threshold::Threshold;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rules::Profile;
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
@@ -69,7 +76,46 @@ impl Tally for SimulateTally {
 }
 
 /// Plays the deals of one block.
-pub fn simulate_block(config: &SimulateConfig, mut block: Block) -> SimulateTally {
+pub fn simulate_block(config: &SimulateConfig, block: Block) -> SimulateTally {
+    // The built-in policies get a loop compiled for their types (direct, inlined calls); any
+    // other policy runs through dynamic dispatch. The results are the same either way.
+    let bid: &dyn Any = config.bid;
+    if let Some(bid) = bid.downcast_ref::<Always>() {
+        with_play(config, bid, block)
+    } else if let Some(bid) = bid.downcast_ref::<Threshold>() {
+        with_play(config, bid, block)
+    } else if let Some(bid) = bid.downcast_ref::<Pass>() {
+        with_play(config, bid, block)
+    } else {
+        with_play(config, config.bid, block)
+    }
+}
+
+/// [`simulate_block`] with the bid policy's type fixed: now fix the play policy's.
+fn with_play<B: BidPolicy + ?Sized>(
+    config: &SimulateConfig,
+    bid: &B,
+    block: Block,
+) -> SimulateTally {
+    let play: &dyn Any = config.play;
+    if let Some(play) = play.downcast_ref::<Heuristic>() {
+        block_loop(config, &Uniform { bid, play }, block)
+    } else if let Some(play) = play.downcast_ref::<RandomPlay>() {
+        block_loop(config, &Uniform { bid, play }, block)
+    } else {
+        block_loop(
+            config,
+            &Uniform {
+                bid,
+                play: config.play,
+            },
+            block,
+        )
+    }
+}
+
+/// The deals of one block, played by `seats`.
+fn block_loop<T: Seats>(config: &SimulateConfig, seats: &T, mut block: Block) -> SimulateTally {
     let profile = config.profile;
     let players = config.players;
     let mut tally = SimulateTally {
@@ -77,7 +123,6 @@ pub fn simulate_block(config: &SimulateConfig, mut block: Block) -> SimulateTall
         passed_out: 0,
         bids: vec![BidTally::default(); profile.bids().len()],
     };
-    let table = Table::uniform(config.bid, config.play);
     let mut shuffler = Shuffler::new(profile, players);
     // Each block starts from a fresh shuffle (and, with limited shuffling, carries the pack
     // from deal to deal); the dealer rotates left from seat 0.
@@ -87,7 +132,7 @@ pub fn simulate_block(config: &SimulateConfig, mut block: Block) -> SimulateTall
         let dealt = shuffler.deal(dealer, &mut block.deal_rng);
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         state.set_kitty(kitty);
-        run_deal(&mut state, &table, &mut block.policy_rng);
+        run_deal(&mut state, seats, &mut block.policy_rng);
         kitty = state.kitty_after();
         shuffler.collect(&state);
         match state.contract() {

@@ -10,13 +10,19 @@
 
 use super::state::DealState;
 
-/// The marker for a position of the deal that goes to the spare hand.
-const SPARE: u8 = u8::MAX;
-/// The marker for the position of the deal that is the floater.
-const FLOATER: u8 = u8::MAX - 1;
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::rng::{SimRng, below};
 use crate::rules::{Gather, HAND_SIZE, MAX_PLAYERS, Profile, Shuffle};
+
+/// The marker for a position of the deal that goes to the spare hand (also its slot among the
+/// sets a deal fills, after the seats').
+const SPARE: u8 = MAX_PLAYERS as u8;
+/// The marker for the position of the deal that is the floater (and its slot).
+const FLOATER: u8 = MAX_PLAYERS as u8 + 1;
+/// The most cards a pack holds.
+const PACK_MAX: usize = 52;
+/// Room for the pack: a power of two, so that a masked index needs no bounds check.
+const PACK_SLOTS: usize = 64;
 
 /// The hands of one deal and the undealt stock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,13 +88,19 @@ impl Dealt {
 /// deals from the top.
 #[derive(Clone, Debug)]
 pub struct Shuffler {
-    /// The pack, top card first (with every-deal shuffling, only a permutation to draw from).
-    pack: Vec<Card>,
+    /// The pack, top card first, in the first `len` entries (with every-deal shuffling, only a
+    /// permutation to draw from).
+    pack: [Card; PACK_SLOTS],
+    len: usize,
     scratch: Vec<Card>,
     pack_set: CardSet,
     players: usize,
-    /// For each position in dealing order, the seat offset from the dealer's left.
+    /// For each position in dealing order, the seat offset from the dealer's left (or
+    /// [`SPARE`], [`FLOATER`]).
     order: Vec<u8>,
+    /// Per dealer, for each position in dealing order, the slot it goes to: the seat, or
+    /// [`SPARE`], [`FLOATER`] (`order` resolved once, so dealing a card needs no branch).
+    targets: Vec<[u8; PACK_MAX]>,
     shuffle: Shuffle,
     /// The fewest cards in each packet of the cut, when the pack is cut.
     cut: Option<usize>,
@@ -117,8 +129,29 @@ impl Shuffler {
         if profile.has_floater() {
             order.push(FLOATER);
         }
+        let targets = (0..players)
+            .map(|dealer| {
+                let mut row = [0; PACK_MAX];
+                for (slot, &offset) in row.iter_mut().zip(&order) {
+                    *slot = if offset < SPARE {
+                        ((dealer + 1 + offset as usize) % players) as u8
+                    } else {
+                        offset
+                    };
+                }
+                row
+            })
+            .collect();
         Shuffler {
-            pack: pack_set.to_vec(),
+            targets,
+            pack: {
+                let mut pack = [Card::new(Rank::Two, Suit::Clubs); PACK_SLOTS];
+                for (slot, card) in pack.iter_mut().zip(pack_set) {
+                    *slot = card;
+                }
+                pack
+            },
+            len: pack_set.count() as usize,
             scratch: Vec::with_capacity(pack_set.count() as usize),
             pack_set,
             players,
@@ -137,7 +170,7 @@ impl Shuffler {
 
     /// The pack's order, top card first (meaningful with limited shuffling).
     pub fn order(&self) -> &[Card] {
-        &self.pack
+        &self.pack[..self.len]
     }
 
     /// Makes the next deal start from a fresh shuffle (a new session).
@@ -148,58 +181,53 @@ impl Shuffler {
     /// Deals one deal with `dealer` dealing: the first card goes to the dealer's left.
     #[inline]
     pub fn deal(&mut self, dealer: usize, rng: &mut SimRng) -> Dealt {
-        let len = self.pack.len();
+        let len = self.len;
         let limited = matches!(self.shuffle, Shuffle::Limited { .. });
         if limited {
             if self.due {
                 for i in 0..len - 1 {
                     let j = i + below(rng, (len - i) as u64) as usize;
-                    self.pack.swap(i, j);
+                    self.pack[..len].swap(i, j);
                 }
                 self.due = false;
             }
             if let Some(min) = self.cut {
                 // The top packet of `c` cards goes to the bottom.
                 let c = min + below(rng, (len + 1 - 2 * min) as u64) as usize;
-                self.pack.rotate_left(c);
+                self.pack[..len].rotate_left(c);
             }
+        }
+        // One set per seat, then the spare hand and the floater: each position of the deal
+        // goes to its slot without a branch.
+        let mut slots = [CardSet::EMPTY; 16];
+        let targets = &self.targets[dealer][..self.order.len()];
+        let pack = &mut self.pack;
+        for (i, &target) in targets.iter().enumerate() {
+            // i < j < len <= 52: the masks only spare the bounds checks.
+            let card = if limited {
+                pack[i % PACK_SLOTS]
+            } else {
+                let j = i + below(rng, (len - i) as u64) as usize;
+                pack.swap(i % PACK_SLOTS, j % PACK_SLOTS);
+                pack[i % PACK_SLOTS]
+            };
+            slots[target as usize % slots.len()].insert(card);
         }
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        let mut spare = CardSet::EMPTY;
-        let mut floater = None;
-        let mut dealt = CardSet::EMPTY;
-        for (i, &offset) in self.order.iter().enumerate() {
-            if !limited {
-                let j = i + below(rng, (len - i) as u64) as usize;
-                self.pack.swap(i, j);
-            }
-            let card = self.pack[i];
-            dealt.insert(card);
-            if offset == SPARE {
-                spare.insert(card);
-                continue;
-            }
-            if offset == FLOATER {
-                floater = Some(card);
-                continue;
-            }
-            // dealer + 1 + offset < 2 * players: one subtraction replaces a division.
-            let mut seat = dealer + 1 + offset as usize;
-            if seat >= self.players {
-                seat -= self.players;
-            }
-            hands[seat].insert(card);
-        }
+        hands.copy_from_slice(&slots[..MAX_PLAYERS]);
+        let spare = slots[SPARE as usize];
+        let floater = slots[FLOATER as usize].first();
+        let dealt = slots.iter().fold(CardSet::EMPTY, |all, &set| all | set);
         let mut stock_order = StockOrder::EMPTY;
         if self.ordered_stock {
             let start = self.order.len();
             if !limited {
                 for i in start..len.saturating_sub(1) {
                     let j = i + below(rng, (len - i) as u64) as usize;
-                    self.pack.swap(i, j);
+                    self.pack[..len].swap(i, j);
                 }
             }
-            stock_order = StockOrder::from_slice(&self.pack[start..]);
+            stock_order = StockOrder::from_slice(&self.pack[start..len]);
         }
         Dealt {
             hands,
@@ -281,13 +309,17 @@ impl Shuffler {
             table |= state.hand(seat);
         }
         let tricks_len = self.scratch.len();
-        self.scratch
-            .extend(self.pack.iter().copied().filter(|c| !table.contains(*c)));
+        self.scratch.extend(
+            self.pack[..self.len]
+                .iter()
+                .copied()
+                .filter(|c| !table.contains(*c)),
+        );
         if gather == Gather::StockThenTricks {
             self.scratch.rotate_left(tricks_len);
         }
-        debug_assert_eq!(self.scratch.len(), self.pack.len());
-        std::mem::swap(&mut self.pack, &mut self.scratch);
+        debug_assert_eq!(self.scratch.len(), self.len);
+        self.pack[..self.len].copy_from_slice(&self.scratch);
     }
 }
 

@@ -5,16 +5,64 @@ use crate::policy::{BidPolicy, BidView, PlayPolicy, PlayView};
 use crate::rng::SimRng;
 use crate::rules::MAX_PLAYERS;
 
+/// Who sits at each seat: the policies [`run_deal`] asks. Generic so that a table of one
+/// known policy type (see [`Uniform`]) compiles to direct, inlinable calls.
+pub trait Seats {
+    /// The bid policy type.
+    type Bid: BidPolicy + ?Sized;
+    /// The play policy type.
+    type Play: PlayPolicy + ?Sized;
+    /// The bid policy at `seat`.
+    fn bid(&self, seat: usize) -> &Self::Bid;
+    /// The play policy at `seat`.
+    fn play(&self, seat: usize) -> &Self::Play;
+}
+
+/// Every seat uses the same two policies, of types known at compile time.
+pub struct Uniform<'a, B: ?Sized, P: ?Sized> {
+    /// The bid policy of every seat.
+    pub bid: &'a B,
+    /// The play policy of every seat.
+    pub play: &'a P,
+}
+
+impl<B: BidPolicy + ?Sized, P: PlayPolicy + ?Sized> Seats for Uniform<'_, B, P> {
+    type Bid = B;
+    type Play = P;
+    #[inline]
+    fn bid(&self, _seat: usize) -> &B {
+        self.bid
+    }
+    #[inline]
+    fn play(&self, _seat: usize) -> &P {
+        self.play
+    }
+}
+
+impl<'a> Seats for Table<'a> {
+    type Bid = dyn BidPolicy;
+    type Play = dyn PlayPolicy;
+    fn bid(&self, seat: usize) -> &Self::Bid {
+        self.bid[seat]
+    }
+    fn play(&self, seat: usize) -> &Self::Play {
+        self.play[seat]
+    }
+}
+
 /// The policies sitting at each seat.
 #[derive(Clone, Copy)]
 pub struct Table<'a> {
-    bid: [&'a dyn BidPolicy; MAX_PLAYERS],
-    play: [&'a dyn PlayPolicy; MAX_PLAYERS],
+    bid: [&'a (dyn BidPolicy + 'static); MAX_PLAYERS],
+    play: [&'a (dyn PlayPolicy + 'static); MAX_PLAYERS],
 }
 
 impl<'a> Table<'a> {
     /// Every seat uses the same two policies.
-    pub fn uniform(bid: &'a dyn BidPolicy, play: &'a dyn PlayPolicy) -> Table<'a> {
+    pub fn uniform(
+        bid: &'a (dyn BidPolicy + 'static),
+        play: &'a (dyn PlayPolicy + 'static),
+    ) -> Table<'a> {
         Table {
             bid: [bid; MAX_PLAYERS],
             play: [play; MAX_PLAYERS],
@@ -22,7 +70,10 @@ impl<'a> Table<'a> {
     }
 
     /// Seat `i` uses `bid[i]` and `play[i]` (slices at least as long as the table).
-    pub fn per_seat(bid: &[&'a dyn BidPolicy], play: &[&'a dyn PlayPolicy]) -> Table<'a> {
+    pub fn per_seat(
+        bid: &[&'a (dyn BidPolicy + 'static)],
+        play: &[&'a (dyn PlayPolicy + 'static)],
+    ) -> Table<'a> {
         let mut table = Table::uniform(bid[0], play[0]);
         table.bid[..bid.len()].copy_from_slice(bid);
         table.play[..play.len()].copy_from_slice(play);
@@ -36,10 +87,10 @@ impl<'a> Table<'a> {
 /// # Panics
 /// If a policy returns an illegal call, or (in debug builds) an illegal card: both are bugs in
 /// the policy.
-pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
+pub fn run_deal<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut SimRng) {
     while state.phase() == Phase::Purchase {
         let seat = state.to_act().expect("a seat to buy");
-        let discard = table.bid[seat].purchase(&BidView::new(state), rng);
+        let discard = table.bid(seat).purchase(&BidView::new(state), rng);
         if let Err(e) = state.purchase(discard) {
             panic!("bid policy at seat {seat} made an illegal purchase: {e}");
         }
@@ -48,7 +99,7 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
         let seat = state.to_act().expect("a seat to call");
         if state.can_take_spare() {
             let view = BidView::new(state);
-            let policy = table.bid[seat];
+            let policy = table.bid(seat);
             if policy.take_spare(&view, rng) {
                 let keep = policy.keep(&view, state.hand(seat) | state.spare(), rng);
                 if let Err(e) = state.take_spare(keep) {
@@ -57,11 +108,11 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
                 continue;
             }
         }
-        if state.can_peek() && table.bid[seat].peek(&BidView::new(state), rng) {
+        if state.can_peek() && table.bid(seat).peek(&BidView::new(state), rng) {
             state.peek().expect("checked");
         }
         let call = if state.any_legal_bid() {
-            table.bid[seat].call(&BidView::new(state), rng)
+            table.bid(seat).call(&BidView::new(state), rng)
         } else {
             Call::Pass
         };
@@ -73,14 +124,16 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
         let seat = state.to_act().expect("the declarer");
         let floater = state.floater().expect("a floater");
         let view = BidView::new(state);
-        let discard = table.bid[seat].floater_discard(&view, state.hand(seat).with(floater), rng);
+        let discard = table
+            .bid(seat)
+            .floater_discard(&view, state.hand(seat).with(floater), rng);
         if let Err(e) = state.take_floater(discard) {
             panic!("bid policy at seat {seat} discarded an illegal card: {e}");
         }
     }
     if state.phase() == Phase::Trump {
         let seat = state.to_act().expect("the declarer");
-        let trump = table.bid[seat].name_trump(&BidView::new(state), rng);
+        let trump = table.bid(seat).name_trump(&BidView::new(state), rng);
         if let Err(e) = state.name_trump(trump) {
             panic!("bid policy at seat {seat} named an illegal trump: {e}");
         }
@@ -93,7 +146,7 @@ pub fn run_deal(state: &mut DealState, table: &Table, rng: &mut SimRng) {
         let card = if hand.0 & hand.0.wrapping_sub(1) == 0 {
             hand.first().expect("a card in hand")
         } else {
-            table.play[view.seat()].play(&view, rng)
+            table.play(view.seat()).play(&view, rng)
         };
         state.play_unchecked(card);
     }

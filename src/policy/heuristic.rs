@@ -37,15 +37,16 @@ use crate::rng::SimRng;
 pub struct Heuristic;
 
 impl PlayPolicy for Heuristic {
+    #[inline]
     fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
         let legal = view.legal();
         if view.is_misere() {
             return misere(view, legal);
         }
-        match (view.winning(), view.is_declarer()) {
-            (None, true) => declarer_lead(view, legal),
-            (None, false) => defender_lead(view, legal),
-            (Some((best, winner)), _) => follow(view, legal, best, winner),
+        match view.winning() {
+            None if view.is_declarer() => declarer_lead(view, legal),
+            None => defender_lead(view, legal),
+            Some((best, winner)) => follow(view, legal, best, winner),
         }
     }
 }
@@ -57,74 +58,64 @@ fn declarer_lead(view: &PlayView, hand: CardSet) -> Card {
         let suit = longest_suit(view.hand()).expect("a card to lead");
         return hand.of_suit(suit).last().expect("a legal card of the suit");
     };
+    let trumps = CardSet::suit_mask(trump);
     let unseen = view.unseen();
-    let my_trumps = hand.of_suit(trump);
-    if my_trumps.any() && defenders_may_hold(view, unseen, trump) {
+    let my_trumps = hand & trumps;
+    // Some defender may still hold a trump: one is unseen, and not every defender has shown
+    // void in trumps.
+    if my_trumps.any() && (unseen & trumps).any() && !view.others_void(trump) {
         return my_trumps.last().expect("a trump");
     }
-    let side = hand - CardSet::suit_mask(trump);
-    master_top(side, unseen)
+    master_top(hand - trumps, unseen)
         .or(my_trumps.last())
-        .unwrap_or_else(|| lowest(hand, Some(trump)))
-}
-
-/// Whether some defender may still hold a card of `suit`.
-fn defenders_may_hold(view: &PlayView, unseen: CardSet, suit: Suit) -> bool {
-    unseen.of_suit(suit).any()
-        && (0..view.players()).any(|seat| seat != view.seat() && !view.known_void(seat, suit))
+        .unwrap_or_else(|| lowest(hand, trumps))
 }
 
 fn defender_lead(view: &PlayView, hand: CardSet) -> Card {
-    let trump = view.trump();
-    let declarer = view.contract().declarer;
+    let trumps = view.trumps();
     // Side suits the declarer has not shown void in.
-    let mut open = hand;
-    for suit in Suit::ALL {
-        if Some(suit) == trump || view.known_void(declarer, suit) {
-            open -= CardSet::suit_mask(suit);
-        }
-    }
+    let open = hand - trumps - CardSet::suits_mask(view.void_mask(view.declarer()));
     if let Some(master) = master_top(open, view.unseen()) {
         return master;
     }
     match longest_suit(open) {
         Some(suit) => open.of_suit(suit).first().expect("a card of the suit"),
-        None => lowest(hand, trump),
+        None => lowest(hand, trumps),
     }
 }
 
 /// The first suit (clubs first) whose top card in `cards` no `unseen` card of its suit beats,
 /// and that card. Branch-free over the four suits: whether a card is a master is random data.
 fn master_top(cards: CardSet, unseen: CardSet) -> Option<Card> {
-    let mut found = CardSet::EMPTY;
-    for suit in Suit::ALL.into_iter().rev() {
-        let lane = CardSet::suit_mask(suit);
-        let mine = (cards & lane).0;
-        // The top card as a one-bit set (empty when the suit is void: bit 0 is never a card).
-        let top = (1u64 << (63 - (mine | 1).leading_zeros())) & mine;
-        let above = lane.0 & !((top << 1).wrapping_sub(1));
-        let master = top != 0 && unseen.0 & above == 0;
-        found = CardSet::select(master, CardSet(top), found);
+    // In each suit lane, every bit at or below the highest unseen card (a shift-and-or smear
+    // that masks off what would cross into the lane below).
+    let mut beaten = unseen.0;
+    beaten |= (beaten >> 1) & 0x7fff_7fff_7fff_7fff;
+    beaten |= (beaten >> 2) & 0x3fff_3fff_3fff_3fff;
+    beaten |= (beaten >> 4) & 0x0fff_0fff_0fff_0fff;
+    beaten |= (beaten >> 8) & 0x00ff_00ff_00ff_00ff;
+    // A card above every unseen card of its suit is a master; a suit holds one exactly when
+    // its top card is one, so the first suit with a master is the lane of the lowest master.
+    let masters = cards.0 & !beaten;
+    if masters == 0 {
+        return None;
     }
-    found.first()
+    let lane = 0xffff << (masters.trailing_zeros() & !15);
+    CardSet(cards.0 & lane).last()
 }
 
 fn follow(view: &PlayView, legal: CardSet, best: Card, winner: usize) -> Card {
-    let trumps = view.trump().map_or(CardSet::EMPTY, CardSet::suit_mask);
+    let trumps = view.trumps();
     let winners = winning_cards(legal, best, trumps);
-    let declarer = view.contract().declarer;
+    let declarer = view.declarer();
     if view.seat() == declarer {
         return declarer_follow(view, legal, winners, trumps);
     }
     // A defender: which cards win is random data, so the choice is made with selects rather
-    // than branches (this also covers a single legal card).
-    let led = CardSet::suit_mask(view.current_trick()[0].suit());
-    let in_suit = winners & led;
-    let cheapest = CardSet::select(
-        in_suit.any(),
-        CardSet(in_suit.0 & in_suit.0.wrapping_neg()),
-        winners.lowest_rank_set(),
-    );
+    // than branches (this also covers a single legal card). The winning cards all lie in one
+    // suit (higher cards of the suit led, or trumps when void in it: a seat that can follow
+    // must), so the cheapest is the lowest.
+    let cheapest = CardSet(winners.0 & winners.0.wrapping_neg());
     let give_up = winners.is_empty() | (winner != declarer);
     let choice = CardSet::select(give_up, lowest_set(legal, trumps), cheapest);
     choice.first().expect("a legal card")
@@ -134,7 +125,7 @@ fn declarer_follow(view: &PlayView, legal: CardSet, winners: CardSet, trumps: Ca
     if winners.is_empty() {
         return lowest_set(legal, trumps).first().expect("a legal card");
     }
-    let led = view.current_trick()[0].suit();
+    let led = view.led().expect("a trick in progress");
     let in_suit = winners.of_suit(led);
     if view.seats_after() > 0 && in_suit.any() {
         let unseen = view.unseen();
@@ -151,12 +142,12 @@ fn declarer_follow(view: &PlayView, legal: CardSet, winners: CardSet, trumps: Ca
 
 fn misere(view: &PlayView, legal: CardSet) -> Card {
     let Some((best, _)) = view.winning() else {
-        return lowest(legal, None);
+        return lowest(legal, CardSet::EMPTY);
     };
     if !view.is_declarer() {
-        return lowest(legal, None);
+        return lowest(legal, CardSet::EMPTY);
     }
-    let trumps = view.trump().map_or(CardSet::EMPTY, CardSet::suit_mask);
+    let trumps = view.trumps();
     let losers = legal - winning_cards(legal, best, trumps);
     highest(if losers.any() { losers } else { legal })
 }
@@ -183,16 +174,17 @@ fn longest_suit(cards: CardSet) -> Option<Suit> {
     (best != 0).then(|| Suit::ALL[(best & 3) as usize])
 }
 
-/// The lowest-ranked card, side suits before `trump`, ties to the lower suit.
-fn lowest(cards: CardSet, trump: Option<Suit>) -> Card {
-    let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit_mask);
+/// The lowest-ranked card, side suits before trumps (`trumps`: the trump suit's mask, empty
+/// without trump), ties to the lower suit.
+fn lowest(cards: CardSet, trumps: CardSet) -> Card {
     lowest_set(cards, trumps).first().expect("a card")
 }
 
 /// [`lowest`] as a one-card set, without branches; `trumps` is the trump suit's mask.
 fn lowest_set(cards: CardSet, trumps: CardSet) -> CardSet {
-    let side = (cards - trumps).lowest_rank_set();
-    CardSet::select(side.any(), side, (cards & trumps).lowest_rank_set())
+    let side = cards - trumps;
+    let pool = CardSet::select(side.any(), side, cards & trumps);
+    pool.lowest_rank_set()
 }
 
 /// The highest-ranked card, ties to the higher suit.

@@ -29,13 +29,16 @@ pub mod worlds;
 pub use spec::{Spec, SpecError};
 pub use view::{BidView, PlayView};
 
+use std::any::Any;
+
 use crate::cards::{Card, CardSet, Suit};
 use crate::game::Call;
 use crate::rng::SimRng;
 use crate::rules::Profile;
 
-/// Decides a seat's call in the auction.
-pub trait BidPolicy: Send + Sync {
+/// Decides a seat's call in the auction. (`Any`: the simulation driver recognises the built-in
+/// policies and runs a loop compiled for them.)
+pub trait BidPolicy: Send + Sync + Any {
     /// Purchase Nap: which cards to give up for as many from the stock, paying the stake (empty:
     /// do not buy). Only asked where the profile allows it. The default never buys.
     fn purchase(&self, _view: &BidView, _rng: &mut SimRng) -> CardSet {
@@ -81,8 +84,8 @@ pub trait BidPolicy: Send + Sync {
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call;
 }
 
-/// Decides which card a seat plays.
-pub trait PlayPolicy: Send + Sync {
+/// Decides which card a seat plays. (`Any`: see [`BidPolicy`].)
+pub trait PlayPolicy: Send + Sync + Any {
     /// The card for the seat in `view`; it must be in [`PlayView::legal`]. The runner does not
     /// ask for a seat's last card.
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card;

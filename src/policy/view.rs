@@ -87,12 +87,13 @@ pub struct PlayView<'a> {
 }
 
 impl<'a> PlayView<'a> {
-    /// The view of the seat to play in `state`.
+    /// The view of the seat to play in `state` (which must be in its play phase).
+    #[inline]
     pub fn new(state: &'a DealState<'a>) -> PlayView<'a> {
-        let seat = state.to_act().expect("a seat to play");
+        debug_assert_eq!(state.phase(), crate::game::Phase::Play, "a seat to play");
         PlayView {
             state,
-            seat,
+            seat: state.next_seat(),
             legal: state.legal_cards(),
         }
     }
@@ -136,13 +137,24 @@ impl<'a> PlayView<'a> {
     pub fn is_misere(&self) -> bool {
         self.state.is_misere()
     }
+    /// The declarer's seat.
+    #[inline]
+    pub fn declarer(&self) -> usize {
+        self.state.declarer()
+    }
     /// Whether this seat is the declarer.
+    #[inline]
     pub fn is_declarer(&self) -> bool {
-        self.contract().declarer == self.seat
+        self.state.declarer() == self.seat
     }
     /// The trump suit (None before the opening lead and in no-trump contracts).
     pub fn trump(&self) -> Option<Suit> {
         self.state.trump()
+    }
+    /// The cards of the trump suit (empty when [`PlayView::trump`] is None).
+    #[inline]
+    pub fn trumps(&self) -> CardSet {
+        self.state.trumps()
     }
     /// Every card played so far, in order.
     pub fn history(&self) -> &'a [Card] {
@@ -157,6 +169,7 @@ impl<'a> PlayView<'a> {
         self.state.current_trick()
     }
     /// The card now winning the trick in progress and its seat.
+    #[inline]
     pub fn winning(&self) -> Option<(Card, usize)> {
         self.state.winning()
     }
@@ -169,8 +182,24 @@ impl<'a> PlayView<'a> {
         self.state.tricks_won(seat)
     }
     /// Whether `seat` has shown void in `suit` by failing to follow it.
+    #[inline]
     pub fn known_void(&self, seat: usize, suit: Suit) -> bool {
         self.state.void_mask(seat) & (1 << suit as u8) != 0
+    }
+    /// The suits `seat` has shown void in, a bit per suit (bit 0 clubs).
+    #[inline]
+    pub fn void_mask(&self, seat: usize) -> u8 {
+        self.state.void_mask(seat)
+    }
+    /// Whether every other seat has shown void in `suit`.
+    #[inline]
+    pub fn others_void(&self, suit: Suit) -> bool {
+        self.state.others_void(self.seat, suit)
+    }
+    /// The suit led to the trick in progress (None when this seat leads).
+    #[inline]
+    pub fn led(&self) -> Option<Suit> {
+        self.state.led()
     }
     /// How many seats play after this one in the current trick.
     pub fn seats_after(&self) -> usize {
@@ -218,6 +247,7 @@ impl<'a> PlayView<'a> {
     }
     /// The cards this seat cannot see: the pack less its hand, the cards played and a floater
     /// it saw (other hands and the undealt stock together).
+    #[inline]
     pub fn unseen(&self) -> CardSet {
         let unseen = self.state.pack() - self.hand() - self.played();
         if self.state.floater().is_none() {
