@@ -119,6 +119,19 @@ pub fn with_thread_solver<T>(players: usize, f: impl FnOnce(&mut Solver) -> T) -
     })
 }
 
+/// Nodes first allowed to each opening lead when widening budgets.
+const FIRST_BUDGET: u64 = 64;
+
+/// The declarer's target from `position` in credited tricks (taken in a trump contract, lost
+/// in a misère): at least `tricks` taken, or in a misère at most `tricks`.
+fn credited_target(position: &Position, tricks: u8) -> i32 {
+    if position.misere {
+        i32::from(position.tricks_left()) - i32::from(tricks)
+    } else {
+        i32::from(tricks)
+    }
+}
+
 /// An exact double-dummy solver. Reuse one per thread: its table carries over between
 /// positions and deals.
 pub struct Solver {
@@ -149,13 +162,7 @@ impl Solver {
     /// Whether the declarer can reach `tricks` more tricks from `position` whatever the
     /// defenders do: at least that many in a trump contract, at most that many in a misère.
     pub fn can_make(&mut self, position: &Position, tricks: u8) -> bool {
-        let left = position.tricks_left();
-        let credited = if position.misere {
-            i32::from(left) - i32::from(tricks)
-        } else {
-            i32::from(tricks)
-        };
-        self.reach(position, credited)
+        self.reach(position, credited_target(position, tricks))
     }
 
     /// The declarer's tricks from `position` on under best play by every seat: the most it
@@ -221,10 +228,30 @@ impl Solver {
         let leads = opening_leads(hands[declarer], opening.lead, opening.named());
         let live = hands.iter().fold(0, |a, h| a | h.0);
         let candidates = CardSet(run_bottoms(leads.0, live) & leads.0);
-        candidates.iter_desc().any(|card| {
-            let (position, _) = self.after_lead(hands, declarer, opening, card);
-            self.can_make(&position, tricks)
-        })
+        let positions: Vec<Position> = candidates
+            .iter_desc()
+            .map(|card| self.after_lead(hands, declarer, opening, card).0)
+            .collect();
+        // Widening budgets over the leads: each gets a few nodes, the undecided ones four
+        // times as many, and so on. One lead's proof can be millions of nodes where another's
+        // is one, so trying them in turn to the end could be hopeless; finished subtrees stay
+        // in the table, so little is redone.
+        let mut open: Vec<&Position> = positions.iter().collect();
+        let mut budget = FIRST_BUDGET;
+        while !open.is_empty() {
+            let mut still_open = Vec::with_capacity(open.len());
+            for position in open {
+                let credited = credited_target(position, tricks);
+                match self.reach_within(position, credited, budget) {
+                    Some(true) => return true,
+                    Some(false) => {}
+                    None => still_open.push(position),
+                }
+            }
+            open = still_open;
+            budget = budget.saturating_mul(4);
+        }
+        false
     }
 
     /// Whether the declarer, leading `card`, can reach `tricks` tricks over the whole deal.
@@ -280,9 +307,16 @@ impl Solver {
     }
 
     fn reach(&mut self, position: &Position, credited: i32) -> bool {
+        self.reach_within(position, credited, u64::MAX)
+            .expect("an unlimited search finishes")
+    }
+
+    /// The search with a node budget: None when it ran out.
+    fn reach_within(&mut self, position: &Position, credited: i32, budget: u64) -> Option<bool> {
         let mut search = Search::new(&mut self.table, position);
+        search.limit = budget;
         let reached = search.reach(credited);
         self.nodes += search.nodes;
-        reached
+        (!search.aborted).then_some(reached)
     }
 }

@@ -30,8 +30,12 @@ pub(super) struct Search<'t> {
     /// The card winning the trick in progress (its bit index) and its seat.
     win_card: u32,
     win_seat: usize,
-    /// Nodes visited, for measurements.
+    /// Nodes visited, for measurements and budgets.
     pub(super) nodes: u64,
+    /// The node count at which the search gives up (see [`Search::aborted`]).
+    pub(super) limit: u64,
+    /// Set when the search gave up on reaching `limit`: its answer means nothing then.
+    pub(super) aborted: bool,
 }
 
 impl<'t> Search<'t> {
@@ -57,6 +61,8 @@ impl<'t> Search<'t> {
             win_card: 0,
             win_seat: 0,
             nodes: 0,
+            limit: u64::MAX,
+            aborted: false,
         };
         // Replay the trick in progress onto the state.
         for (i, card) in position.trick().iter().enumerate() {
@@ -71,6 +77,10 @@ impl<'t> Search<'t> {
     /// Whether the declarer's side can take at least `target` more credited tricks.
     pub(super) fn reach(&mut self, target: i32) -> bool {
         self.nodes += 1;
+        if self.nodes > self.limit {
+            self.aborted = true;
+            return false;
+        }
         if self.trick_len == 0 {
             return self.trick_start(target);
         }
@@ -158,6 +168,9 @@ impl<'t> Search<'t> {
             }
         }
         let reached = self.card_node(target);
+        if self.aborted {
+            return false;
+        }
         if let Some(key) = key {
             if reached {
                 self.table.store(key, target as u8, left as u8);
@@ -279,6 +292,9 @@ impl<'t> Search<'t> {
         let maximising = seat == self.declarer;
         for &card in &moves[..count] {
             let reached = self.try_card(seat, u32::from(card), target);
+            if self.aborted {
+                return false;
+            }
             if reached == maximising {
                 return reached;
             }
