@@ -372,3 +372,82 @@ fn six_and_seven_player_endings() {
     check_positions(7, 3, 400, 24);
     check_positions(7, 2, 200, 25);
 }
+
+/// The golden file: deals solved by the naive minimax above, one row per deal.
+const GOLDEN: &str = "tests/data/solved_deals.csv";
+
+fn golden_rows() -> Vec<(usize, bool, Vec<CardSet>)> {
+    let mut rows = Vec::new();
+    for (players, misere, count, seed) in [
+        (3, false, 60, 101),
+        (4, false, 60, 102),
+        (5, false, 30, 103),
+        (4, true, 30, 104),
+    ] {
+        let mut rng = base_rng(seed);
+        for _ in 0..count {
+            rows.push((players, misere, random_deal(players, 5, &mut rng)));
+        }
+    }
+    rows
+}
+
+fn opening_of(misere: bool) -> Opening {
+    if misere {
+        Opening::MISERE
+    } else {
+        Opening::TRUMPS
+    }
+}
+
+/// Writes the golden file with the naive minimax: `cargo test --release --test solver --
+/// --ignored write_golden_file`.
+#[test]
+#[ignore]
+fn write_golden_file() {
+    let mut text = String::from("players,contract,deal,leads,best\n");
+    for (players, misere, hands) in golden_rows() {
+        let opening = opening_of(misere);
+        let values = naive_opening(&hands, &opening);
+        let deal: Vec<String> = hands.iter().map(|h| h.to_string()).collect();
+        let leads: Vec<String> = values.iter().map(|(c, v)| format!("{c}:{v}")).collect();
+        let contract = if misere { "misere" } else { "trumps" };
+        text += &format!(
+            "{players},{contract},{},{},{}\n",
+            deal.join("/"),
+            leads.join(" "),
+            best(&values, misere)
+        );
+    }
+    std::fs::write(GOLDEN, text).unwrap();
+}
+
+#[test]
+fn golden_file_of_solved_deals() {
+    let text = std::fs::read_to_string(GOLDEN).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("players,contract,deal,leads,best"));
+    let mut rows = 0;
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let players: usize = fields[0].parse().unwrap();
+        let misere = fields[1] == "misere";
+        let hands: Vec<CardSet> = fields[2]
+            .split('/')
+            .map(|h| napsim::cards::parse_hand(h, 5).unwrap())
+            .collect();
+        assert_eq!(hands.len(), players);
+        let mut solver = Solver::new(players);
+        let opening = opening_of(misere);
+        let got: Vec<String> = solver
+            .opening(&hands, 0, &opening)
+            .iter()
+            .map(|(c, v)| format!("{c}:{v}"))
+            .collect();
+        assert_eq!(got.join(" "), fields[3], "{line}");
+        let best: u8 = fields[4].parse().unwrap();
+        assert_eq!(solver.best_opening(&hands, 0, &opening), best, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, 180);
+}
