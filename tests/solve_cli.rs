@@ -96,17 +96,20 @@ fn solve_knows_the_lead_rules_of_the_bid() {
 
 #[test]
 fn solve_random_reports_the_distribution_and_times() {
-    let json: serde_json::Value = serde_json::from_str(&stdout(&[
-        "solve",
-        "--random",
-        "300",
-        "--players",
-        "5",
-        "--seed",
-        "4",
-        "--json",
-    ]))
-    .unwrap();
+    let random = || -> serde_json::Value {
+        let args = [
+            "solve",
+            "--random",
+            "300",
+            "--players",
+            "5",
+            "--seed",
+            "4",
+            "--json",
+        ];
+        serde_json::from_str(&stdout(&args)).unwrap()
+    };
+    let json = random();
     let counts: Vec<u64> = json["best_tricks"]
         .as_array()
         .unwrap()
@@ -119,17 +122,7 @@ fn solve_random_reports_the_distribution_and_times() {
         json["time_us"]["max"].as_f64().unwrap() >= json["time_us"]["median"].as_f64().unwrap()
     );
     // The same seed gives the same distribution.
-    let again: serde_json::Value = serde_json::from_str(&stdout(&[
-        "solve",
-        "--random",
-        "300",
-        "--players",
-        "5",
-        "--seed",
-        "4",
-        "--json",
-    ]))
-    .unwrap();
+    let again = random();
     assert_eq!(json["best_tricks"], again["best_tricks"]);
     let text = stdout(&["solve", "--random", "50", "--seed", "1", "--misere"]);
     assert!(text.contains("misère") && text.contains("p99"), "{text}");
