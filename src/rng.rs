@@ -30,6 +30,40 @@ pub fn block_streams(seed: u64, block: u64) -> (SimRng, SimRng) {
     (deal, policy)
 }
 
+/// The deal streams of successive blocks, cheaply: [`block_streams`] for any block, but a block
+/// that follows the one asked for last is reached by one `jump` (`2^128` steps, a few thousand
+/// instructions) instead of the general `jump_ce` (which squares polynomials: about 750,000
+/// instructions, 1.5% of a simulation at 2^16 deals a block). Both give the same state, so the
+/// streams still depend only on the seed and the block.
+#[derive(Clone, Debug)]
+pub struct StreamCursor {
+    seed: u64,
+    /// The last block asked for and its deal stream.
+    last: Option<(u64, SimRng)>,
+}
+
+impl StreamCursor {
+    /// A cursor over the blocks of `seed`'s run.
+    pub fn new(seed: u64) -> StreamCursor {
+        StreamCursor { seed, last: None }
+    }
+
+    /// The two streams of block `block`, as [`block_streams`] gives them.
+    pub fn streams(&mut self, block: u64) -> (SimRng, SimRng) {
+        let deal = match self.last.take() {
+            Some((prev, mut rng)) if prev + 1 == block => {
+                rng.jump();
+                rng
+            }
+            _ => block_streams(self.seed, block).0,
+        };
+        self.last = Some((block, deal.clone()));
+        let mut policy = deal.clone();
+        policy.long_jump();
+        (deal, policy)
+    }
+}
+
 /// A uniform integer in `0..n` (`n > 0`), exact (Lemire's multiply-and-reject method).
 #[inline]
 pub fn below(rng: &mut SimRng, n: u64) -> u64 {
@@ -63,6 +97,17 @@ mod tests {
         let x = a.next_u64();
         assert_eq!(x, b.next_u64());
         assert_ne!(x, c.next_u64());
+    }
+
+    #[test]
+    fn cursor_matches_block_streams() {
+        let mut cursor = StreamCursor::new(11);
+        for block in [0, 1, 2, 3, 7, 8, 5, 6, 100, 101] {
+            let (mut a, mut b) = cursor.streams(block);
+            let (mut c, mut d) = block_streams(11, block);
+            assert_eq!(a.next_u64(), c.next_u64(), "deal stream of block {block}");
+            assert_eq!(b.next_u64(), d.next_u64(), "policy stream of block {block}");
+        }
     }
 
     #[test]

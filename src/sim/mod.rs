@@ -12,7 +12,7 @@ pub use progress::Progress;
 
 use rayon::prelude::*;
 
-use crate::rng::{SimRng, block_streams};
+use crate::rng::{SimRng, StreamCursor};
 
 /// A tally that merges by (integer) addition.
 pub trait Tally: Send {
@@ -80,18 +80,23 @@ where
     let tallies: Vec<T> = pool.install(|| {
         (0..plan.blocks())
             .into_par_iter()
-            .map(|index| {
-                let (deal_rng, policy_rng) = block_streams(plan.seed, index);
-                let len = plan.block_len(index);
-                let tally = work(Block {
-                    index,
-                    len,
-                    deal_rng,
-                    policy_rng,
-                });
-                progress.advance(len);
-                tally
-            })
+            // Each job of the split range runs its blocks in order, so a cursor per job mostly
+            // steps from one block's streams to the next.
+            .map_init(
+                || StreamCursor::new(plan.seed),
+                |cursor, index| {
+                    let (deal_rng, policy_rng) = cursor.streams(index);
+                    let len = plan.block_len(index);
+                    let tally = work(Block {
+                        index,
+                        len,
+                        deal_rng,
+                        policy_rng,
+                    });
+                    progress.advance(len);
+                    tally
+                },
+            )
             .collect()
     });
     let mut total = T::default();
