@@ -208,6 +208,17 @@ proptest! {
         let kitty_change = state.kitty_after() - state.kitty_before();
         prop_assert_eq!(state.payments().iter().sum::<i64>() + kitty_change, 0);
         prop_assert!(state.kitty_after() >= 0);
+        // The simulation's one-pass settlement agrees with the full one.
+        match (state.contract(), state.settlement()) {
+            (Some(c), Some(s)) => {
+                prop_assert_eq!(s.units, state.payments()[c.declarer]);
+                prop_assert_eq!(s.kitty_after, state.kitty_after());
+                prop_assert_eq!(Some(s.made), state.made());
+                prop_assert_eq!((s.declarer, s.bid), (c.declarer, c.bid));
+            }
+            (None, None) => {}
+            (c, s) => prop_assert!(false, "contract {:?} but settlement {:?}", c, s),
+        }
     }
 
     #[test]

@@ -133,17 +133,20 @@ fn block_loop<T: Seats>(config: &SimulateConfig, seats: &T, mut block: Block) ->
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         state.set_kitty(kitty);
         run_deal(&mut state, seats, &mut block.policy_rng);
-        kitty = state.kitty_after();
         shuffler.collect(&state);
-        match state.contract() {
-            None => tally.passed_out += 1,
-            Some(contract) => {
-                let units = state.payments()[contract.declarer];
-                let bid = &mut tally.bids[contract.bid.index()];
+        match state.settlement() {
+            None => {
+                tally.passed_out += 1;
+                kitty = state.kitty_after();
+            }
+            Some(result) => {
+                let units = result.units;
+                let bid = &mut tally.bids[result.bid.index()];
                 bid.declared += 1;
-                bid.made += u64::from(state.made() == Some(true));
+                bid.made += u64::from(result.made);
                 bid.units += units;
                 bid.units_sq += (units * units) as u128;
+                kitty = result.kitty_after;
             }
         }
         dealer = (dealer + 1) % players;

@@ -12,6 +12,6 @@ pub use deal::{Dealt, STOCK_MAX, Shuffler, StockOrder};
 pub use runner::{Seats, Table, Uniform, run_deal};
 pub use session::{SessionResult, play_session};
 pub use state::{
-    Call, Contract, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase, beats,
+    Call, Contract, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase, Settlement, beats,
     opening_leads, trick_winner,
 };

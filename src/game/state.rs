@@ -918,6 +918,60 @@ impl<'p> DealState<'p> {
         Some(self.profile.bid(c.bid).is_made(self.declarer_tricks()))
     }
 
+    /// The finished deal's result for a simulation's tally, in one pass: whether the contract
+    /// was made, the declarer's units (its entry of [`DealState::payments`]) and the kitty after
+    /// the deal ([`DealState::kitty_after`]). None when passed out or unfinished.
+    // The simulation loop needs only these three numbers; `payments` and `kitty_after` each
+    // re-derive the result and `payments` settles every seat (together about 4% of a deal).
+    #[inline]
+    pub fn settlement(&self) -> Option<Settlement> {
+        if self.phase != Phase::Finished {
+            return None;
+        }
+        let c = self.contract?;
+        let bid = self.profile.bid(c.bid);
+        let players = self.players as i64;
+        let opponents = players - 1;
+        let paid: i64 = self.paid_in.iter().sum();
+        let mut units = -self.paid_in[c.declarer];
+        let mut kitty = self.kitty_before + paid;
+        // A revoking declarer loses; a revoking defender alone pays what all the defenders
+        // would have paid, and the kitty is untouched.
+        let defender_revoked = self
+            .revoke
+            .is_some_and(|(seat, _)| seat as usize != c.declarer);
+        let made = match self.revoke {
+            Some(_) => defender_revoked,
+            None => bid.is_made(self.tricks_won[c.declarer]),
+        };
+        if defender_revoked {
+            units += bid.made() * opponents;
+        } else if made {
+            units += bid.made() * opponents;
+            if bid.takes_kitty() {
+                units += kitty;
+                kitty = 0;
+            }
+        } else {
+            let failed = self.failed_payout();
+            if bid.failed_to_kitty() {
+                units -= failed * players;
+                kitty += failed * players;
+            } else {
+                units -= failed * opponents;
+            }
+        }
+        debug_assert_eq!(units, self.payments()[c.declarer]);
+        debug_assert_eq!(kitty, self.kitty_after());
+        Some(Settlement {
+            declarer: c.declarer,
+            bid: c.bid,
+            made,
+            units,
+            kitty_after: kitty,
+        })
+    }
+
     /// The units each seat wins (positive) or pays (negative) for the finished deal; they sum
     /// to zero. All zero when passed out.
     pub fn payments(&self) -> [i64; MAX_PLAYERS] {
@@ -969,6 +1023,21 @@ impl<'p> DealState<'p> {
         }
         pay
     }
+}
+
+/// A finished deal's contract and result ([`DealState::settlement`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settlement {
+    /// The declarer's seat.
+    pub declarer: usize,
+    /// The contract's bid.
+    pub bid: BidId,
+    /// Whether the contract was made.
+    pub made: bool,
+    /// The declarer's units (positive: won).
+    pub units: i64,
+    /// The kitty after the deal.
+    pub kitty_after: i64,
 }
 
 /// The seat to the left of `seat` (the next to speak or play).
