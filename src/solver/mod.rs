@@ -142,6 +142,16 @@ pub struct Solver {
 impl Solver {
     /// A solver with its table sized for tables of `players` seats.
     pub fn new(players: usize) -> Solver {
+        Solver::with_table(players, true)
+    }
+
+    /// A solver whose table entries never generalise over small cards: each is keyed on the
+    /// owner of every live card. Slower; the reference that tests compare [`Solver::new`] to.
+    pub fn with_exact_keys(players: usize) -> Solver {
+        Solver::with_table(players, false)
+    }
+
+    fn with_table(players: usize, generalise: bool) -> Solver {
         let bits = match players {
             0..=4 => 14,
             5 => 18,
@@ -149,7 +159,7 @@ impl Solver {
             _ => 20,
         };
         Solver {
-            table: Table::new(bits),
+            table: Table::new(bits, generalise),
             nodes: 0,
         }
     }
