@@ -13,9 +13,6 @@
 //! compared on the owners of its relevant cards only. Both parts are exact, never a hash, so
 //! entries stay valid from one deal to the next.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 /// The bits of a lane that can hold cards (bits 2..=14 of each 16-bit suit lane).
 const CARD_BITS: u64 = 0x7ffc_7ffc_7ffc_7ffc;
 
@@ -183,75 +180,83 @@ pub(super) fn run_bottoms(hand: u64, live: u64) -> u64 {
     hand & !landing
 }
 
-/// One slot: a coarse key, the owners of the relevant cards, and bounds on the credited
-/// tricks still to come for every position that matches them.
-#[derive(Clone, Copy, Default)]
+/// One entry: the owners of the relevant cards, and bounds on the credited tricks still to
+/// come for every position with its coarse key that matches them.
+#[derive(Clone, Copy)]
 struct Entry {
-    /// The coarse key as two halves (keeps the entry 8-byte aligned); 0 marks an empty slot.
-    coarse: [u64; 2],
     /// The owner planes, restricted to `mask`.
     planes: [u64; 3],
     /// The compressed positions of the relevant cards (the top cards of each suit).
     mask: u64,
+    /// The next entry with the same coarse key (`NONE` ends the chain).
+    next: u32,
     lower: u8,
     upper: u8,
 }
 
 impl Entry {
     #[inline]
-    fn matches(&self, coarse: [u64; 2], planes: &[u64; 3]) -> bool {
-        self.coarse == coarse
-            && (planes[0] & self.mask) == self.planes[0]
+    fn matches(&self, planes: &[u64; 3]) -> bool {
+        (planes[0] & self.mask) == self.planes[0]
             && (planes[1] & self.mask) == self.planes[1]
             && (planes[2] & self.mask) == self.planes[2]
     }
 }
 
+/// The end of a chain.
+const NONE: u32 = u32::MAX;
+
+/// A slot of the open-addressed index: a coarse key and the first entry of its chain.
+#[derive(Clone, Copy)]
+struct Head {
+    /// The coarse key as two halves (keeps the slot 8-byte aligned); 0 marks an empty slot.
+    coarse: [u64; 2],
+    first: u32,
+}
+
+const EMPTY: Head = Head {
+    coarse: [0, 0],
+    first: NONE,
+};
+
 fn halves(coarse: u128) -> [u64; 2] {
     [coarse as u64, (coarse >> 64) as u64]
 }
 
-/// A multiplicative hash of a coarse key (the standard library's SipHash costs more than the
-/// probe itself).
-#[derive(Default)]
-struct CoarseHasher(u64);
-
-impl Hasher for CoarseHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(MIX);
-        }
-    }
-
-    fn write_u128(&mut self, x: u128) {
-        let h = (x as u64 ^ ((x >> 64) as u64).rotate_left(29)).wrapping_mul(MIX);
-        self.0 = h ^ h >> 29;
-    }
-}
-
-const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// The table: for each coarse key, its entries.
+/// The table: an open-addressed index of coarse keys, each the head of a chain of entries in
+/// one arena. Positions with one coarse key can differ in many owner patterns, so a fixed
+/// number of slots per key would thrash; the chains grow instead, and the whole table is
+/// emptied when the arena is full (cheap: no allocation per entry).
 pub(super) struct Table {
-    map: HashMap<u128, Vec<Entry>, BuildHasherDefault<CoarseHasher>>,
+    heads: Vec<Head>,
+    entries: Vec<Entry>,
     /// Whether entries generalise over small cards (false keys every live card exactly).
     generalise: bool,
-    size: usize,
-    limit: usize,
 }
 
 impl Table {
-    /// A table of about `2^bits` slots.
+    /// A table of `2^bits` entries.
     pub(super) fn new(bits: u32, generalise: bool) -> Table {
         Table {
-            map: HashMap::default(),
+            // At most one head per entry, so the index is never more than half full.
+            heads: vec![EMPTY; 2 << bits],
+            entries: Vec::with_capacity(1 << bits),
             generalise,
-            size: 0,
-            limit: 1 << bits,
+        }
+    }
+
+    /// The index slot of `coarse`: its own, or the empty slot where it would go.
+    #[inline]
+    fn slot(&self, coarse: [u64; 2]) -> usize {
+        let mask = self.heads.len() - 1;
+        let mixed = (coarse[0] ^ coarse[1].rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut i = (mixed >> 32) as usize & mask;
+        loop {
+            let head = &self.heads[i];
+            if head.coarse == coarse || head.coarse == [0, 0] {
+                return i;
+            }
+            i = (i + 1) & mask;
         }
     }
 
@@ -259,9 +264,10 @@ impl Table {
     /// credited tricks?", and if so the answer and the live cards whose owners it compared.
     #[inline]
     pub(super) fn probe(&self, key: &Key, target: i32) -> Option<(bool, u64)> {
-        let coarse = halves(key.coarse);
-        for e in self.map.get(&key.coarse)? {
-            if e.matches(coarse, &key.planes) {
+        let mut at = self.heads[self.slot(halves(key.coarse))].first;
+        while at != NONE {
+            let e = &self.entries[at as usize];
+            if e.matches(&key.planes) {
                 if i32::from(e.lower) >= target {
                     return Some((true, pdep(e.mask, key.live)));
                 }
@@ -269,6 +275,7 @@ impl Table {
                     return Some((false, pdep(e.mask, key.live)));
                 }
             }
+            at = e.next;
         }
         None
     }
@@ -281,26 +288,32 @@ impl Table {
         let mask = pext(close_up(relevant, key.live), key.live);
         let planes = key.planes.map(|p| p & mask);
         let coarse = halves(key.coarse);
-        if self.size > self.limit {
-            self.map.clear();
-            self.size = 0;
-        }
-        let list = self.map.entry(key.coarse).or_default();
-        for e in list.iter_mut() {
+        let slot = self.slot(coarse);
+        let mut at = self.heads[slot].first;
+        while at != NONE {
+            let e = &mut self.entries[at as usize];
             if e.mask == mask && e.planes == planes {
                 e.lower = e.lower.max(lower);
                 e.upper = e.upper.min(upper);
                 return;
             }
+            at = e.next;
         }
-        self.size += 1;
-        list.push(Entry {
-            coarse,
+        if self.entries.len() == self.entries.capacity() {
+            self.heads.fill(EMPTY);
+            self.entries.clear();
+            return self.store(key, relevant, lower, upper);
+        }
+        let head = &mut self.heads[slot];
+        head.coarse = coarse;
+        self.entries.push(Entry {
             planes,
             mask,
+            next: head.first,
             lower,
             upper,
         });
+        head.first = (self.entries.len() - 1) as u32;
     }
 }
 
