@@ -111,42 +111,36 @@ impl<'t> Search<'t> {
         self.card_node(target)
     }
 
-    /// In a trump contract, once the declarer has played to the trick in progress and its
-    /// fate is sealed, bounds on the tricks after it may settle the query without playing the
-    /// rest of the trick (whose discards would otherwise multiply).
+    /// In a trump contract, once the declarer has played to the trick in progress, bounds on
+    /// the tricks after it may settle the query without playing the rest of the trick (whose
+    /// discards would otherwise multiply). The declarer takes this trick only if it wins it
+    /// now, and for sure only if no card to come beats its card.
     fn settled_mid_trick(&self, target: i32) -> Option<bool> {
         let n = self.players;
         let declarer_offset = (self.declarer + n - self.leader) % n;
         if self.misere || self.trumps == 0 || declarer_offset >= self.trick_len {
             return None;
         }
-        // The seats still to play to this trick.
+        // The seats still to play to this trick, and their cards.
+        let mut spending = 0u64;
         let mut to_come = 0u64;
         for offset in self.trick_len..n {
-            to_come |= self.hands[(self.leader + offset) % n];
+            let seat = (self.leader + offset) % n;
+            spending |= 1 << seat;
+            to_come |= self.hands[seat];
+        }
+        let winning = self.win_seat == self.declarer;
+        let sealed = winning && self.beating(self.win_card) & to_come == 0;
+        let theirs = self.live & !self.hands[self.declarer] & !self.trick_cards;
+        if i32::from(sealed) + self.trump_floor(theirs) >= target {
+            return Some(true);
         }
         // The leader has played to this trick, so its hand counts the tricks after it.
         let later = self.hands[self.leader].count_ones() as i32;
-        if self.win_seat == self.declarer {
-            if self.beating(self.win_card) & to_come != 0 {
-                return None;
-            }
-            // The trick is the declarer's, and its trumps are sure of more.
-            let theirs = self.live & !self.hands[self.declarer] & !self.on_table();
-            return (1 + self.trump_floor(theirs) >= target).then_some(true);
+        if i32::from(winning) + later - self.defender_floor(spending) < target {
+            return Some(false);
         }
-        // A defender takes the trick, and the defenders are sure of more.
-        let mut spending = 0u64;
-        for offset in self.trick_len..n {
-            spending |= 1 << ((self.leader + offset) % n);
-        }
-        (later - self.defender_floor(spending) < target).then_some(false)
-    }
-
-    /// The cards on the table in the trick in progress.
-    fn on_table(&self) -> u64 {
-        let held = self.hands[..self.players].iter().fold(0, |a, h| a | h);
-        self.live & !held
+        None
     }
 
     fn tricks_left(&self) -> i32 {
