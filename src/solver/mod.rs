@@ -8,8 +8,9 @@
 //!
 //! The search ([`search`]) is a boolean alpha-beta over single cards with move ordering,
 //! one card searched per run of equivalent cards, quick-trick bounds, and a transposition table
-//! ([`table`]) at trick starts keyed on relative ranks, whose entries stay valid from deal to
-//! deal (keep one `Solver` per thread and reuse it).
+//! ([`table`]) at trick starts whose entries generalise over the small cards a result did not
+//! depend on ("winning ranks") and stay valid from deal to deal (keep one `Solver` per thread
+//! and reuse it).
 //!
 //! **Architecture invariant:** no IO, no clock, no randomness.
 
