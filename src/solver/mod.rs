@@ -8,8 +8,9 @@
 //!
 //! The search ([`search`]) is a boolean alpha-beta over single cards with move ordering,
 //! one card searched per run of equivalent cards, quick-trick bounds, and a transposition table
-//! ([`table`]) at trick starts keyed on relative ranks, whose entries stay valid from deal to
-//! deal (keep one `Solver` per thread and reuse it).
+//! ([`table`]) at trick starts whose entries generalise over the small cards a result did not
+//! depend on ("winning ranks") and stay valid from deal to deal (keep one `Solver` per thread
+//! and reuse it).
 //!
 //! **Architecture invariant:** no IO, no clock, no randomness.
 
@@ -142,6 +143,16 @@ pub struct Solver {
 impl Solver {
     /// A solver with its table sized for tables of `players` seats.
     pub fn new(players: usize) -> Solver {
+        Solver::with_table(players, true)
+    }
+
+    /// A solver whose table entries never generalise over small cards: each is keyed on the
+    /// owner of every live card. Slower; the reference that tests compare [`Solver::new`] to.
+    pub fn with_exact_keys(players: usize) -> Solver {
+        Solver::with_table(players, false)
+    }
+
+    fn with_table(players: usize, generalise: bool) -> Solver {
         let bits = match players {
             0..=4 => 14,
             5 => 18,
@@ -149,7 +160,7 @@ impl Solver {
             _ => 20,
         };
         Solver {
-            table: Table::new(bits),
+            table: Table::new(bits, generalise),
             nodes: 0,
         }
     }

@@ -6,6 +6,15 @@
 //! stops at the first card that settles a node (an OR node for the declarer, an AND node for a
 //! defender), searches one card of each run of equivalent cards, and at trick starts consults
 //! quick-trick bounds and the transposition table.
+//!
+//! Every result comes with its *relevant* cards: live cards such that the result holds for
+//! every position that agrees on the owners of the live cards from the lowest relevant card
+//! of each suit up, and otherwise only on each seat's suit lengths (see [`super::table`]). A
+//! rank comparison the result relied on is kept by marking either card of the pair, since a
+//! marked card sits above every card treated as small. So a trick winner that beat a card of
+//! its own suit is marked, a bound that settled a node marks the cards it compared, and a node
+//! that had to refute every card marks the bottom of a run of equivalent cards that reaches up
+//! among its relevant cards (below them any small card of a seat stands for any other).
 
 use super::position::Position;
 use super::table::{KeyContext, Table, run_bottoms};
@@ -27,6 +36,8 @@ pub(super) struct Search<'t> {
     trick_len: usize,
     /// The lane of the suit led (valid while a trick is in progress).
     led: u64,
+    /// The cards played to the trick in progress.
+    trick_cards: u64,
     /// The card winning the trick in progress (its bit index) and its seat.
     win_card: u32,
     win_seat: usize,
@@ -58,6 +69,7 @@ impl<'t> Search<'t> {
             leader: position.leader,
             trick_len: 0,
             led: 0,
+            trick_cards: 0,
             win_card: 0,
             win_seat: 0,
             nodes: 0,
@@ -76,113 +88,120 @@ impl<'t> Search<'t> {
 
     /// Whether the declarer's side can take at least `target` more credited tricks.
     pub(super) fn reach(&mut self, target: i32) -> bool {
+        self.node(target).0
+    }
+
+    /// Whether the declarer's side can take at least `target` more credited tricks, and the
+    /// relevant cards of that answer.
+    fn node(&mut self, target: i32) -> (bool, u64) {
         self.nodes += 1;
         if self.nodes > self.limit {
             self.aborted = true;
-            return false;
+            return (false, 0);
         }
         if self.trick_len == 0 {
             return self.trick_start(target);
         }
         if let Some(settled) = self.settled_mid_trick(target) {
-            return settled;
+            // It compared the winning card with the cards to come, and the declarer's trumps
+            // with the defenders' (see `sure_tricks`).
+            let mine = self.hands[self.declarer] & self.trumps;
+            return (settled, 1 << self.win_card | mine);
         }
         self.card_node(target)
     }
 
-    /// In a trump contract, once the declarer has played to the trick in progress and its
-    /// fate is sealed, bounds on the tricks after it may settle the query without playing the
-    /// rest of the trick (whose discards would otherwise multiply).
+    /// In a trump contract, once the declarer has played to the trick in progress, bounds on
+    /// the tricks after it may settle the query without playing the rest of the trick (whose
+    /// discards would otherwise multiply). The declarer takes this trick only if it wins it
+    /// now, and for sure only if no card to come beats its card.
     fn settled_mid_trick(&self, target: i32) -> Option<bool> {
         let n = self.players;
         let declarer_offset = (self.declarer + n - self.leader) % n;
         if self.misere || self.trumps == 0 || declarer_offset >= self.trick_len {
             return None;
         }
-        // The seats still to play to this trick.
+        // The seats still to play to this trick, and their cards.
+        let mut spending = 0u64;
         let mut to_come = 0u64;
         for offset in self.trick_len..n {
-            to_come |= self.hands[(self.leader + offset) % n];
+            let seat = (self.leader + offset) % n;
+            spending |= 1 << seat;
+            to_come |= self.hands[seat];
+        }
+        let winning = self.win_seat == self.declarer;
+        let sealed = winning && self.beating(self.win_card) & to_come == 0;
+        let theirs = self.live & !self.hands[self.declarer] & !self.trick_cards;
+        if i32::from(sealed) + self.trump_floor(theirs) >= target {
+            return Some(true);
         }
         // The leader has played to this trick, so its hand counts the tricks after it.
         let later = self.hands[self.leader].count_ones() as i32;
-        if self.win_seat == self.declarer {
-            if self.beating(self.win_card) & to_come != 0 {
-                return None;
-            }
-            // The trick is the declarer's, and its trumps are sure of more.
-            let theirs = self.live & !self.hands[self.declarer] & !self.on_table();
-            return (1 + self.trump_floor(theirs) >= target).then_some(true);
+        if i32::from(winning) + later - self.defender_floor(spending) < target {
+            return Some(false);
         }
-        // A defender takes the trick, and the defenders are sure of more.
-        let mut spending = 0u64;
-        for offset in self.trick_len..n {
-            spending |= 1 << ((self.leader + offset) % n);
-        }
-        (later - self.defender_floor(spending) < target).then_some(false)
-    }
-
-    /// The cards on the table in the trick in progress.
-    fn on_table(&self) -> u64 {
-        let held = self.hands[..self.players].iter().fold(0, |a, h| a | h);
-        self.live & !held
+        None
     }
 
     fn tricks_left(&self) -> i32 {
         self.hands[self.leader].count_ones() as i32
     }
 
-    fn trick_start(&mut self, target: i32) -> bool {
+    fn trick_start(&mut self, target: i32) -> (bool, u64) {
         if target <= 0 {
-            return true;
+            return (true, 0);
         }
         let left = self.tricks_left();
         if target > left {
-            return false;
+            return (false, 0);
         }
         if left == 1 {
-            return self.last_trick_credit() >= target;
+            let (credit, winner) = self.last_trick();
+            return (credit >= target, winner);
         }
-        if !self.misere {
-            if left - self.defender_floor(0) < target {
-                return false;
-            }
-            let theirs = self.live & !self.hands[self.declarer];
-            let mut sure = self.trump_floor(theirs);
-            if self.leader == self.declarer {
-                sure = sure.max(self.quick_tricks());
-            }
-            if sure >= target {
-                return true;
-            }
+        if !self.misere
+            && let Some(settled) = self.sure_tricks(target, left)
+        {
+            return settled;
         }
         let key = self.ctx.key(&self.hands, self.live, self.leader);
-        if let Some(key) = key
-            && let Some((lower, upper)) = self.table.probe(key)
-        {
-            if i32::from(lower) >= target {
-                return true;
-            }
-            if i32::from(upper) < target {
-                return false;
-            }
+        if let Some(hit) = self.table.probe(&key, target) {
+            return hit;
         }
-        let reached = self.card_node(target);
+        let (reached, relevant) = self.card_node(target);
         if self.aborted {
-            return false;
+            return (false, 0);
         }
-        if let Some(key) = key {
-            if reached {
-                self.table.store(key, target as u8, left as u8);
-            } else {
-                self.table.store(key, 0, (target - 1) as u8);
-            }
+        if reached {
+            self.table.store(&key, relevant, target as u8, left as u8);
+        } else {
+            self.table.store(&key, relevant, 0, (target - 1) as u8);
         }
-        reached
+        (reached, relevant)
     }
 
-    /// The credit of the last trick, every seat holding one card.
-    fn last_trick_credit(&self) -> i32 {
+    /// In a trump contract at a trick start, whether sure-trick bounds settle the query, with
+    /// the cards whose ranks they compared. The floors compare only declarer trumps with
+    /// defender trumps, so the declarer's trumps keep every such comparison; the quick tricks
+    /// compare the declarer's cards with the defenders' top card of each suit.
+    fn sure_tricks(&self, target: i32, left: i32) -> Option<(bool, u64)> {
+        let mine = self.hands[self.declarer] & self.trumps;
+        if left - self.defender_floor(0) < target {
+            return Some((false, mine));
+        }
+        let theirs = self.live & !self.hands[self.declarer];
+        if self.trump_floor(theirs) >= target {
+            return Some((true, mine));
+        }
+        if self.leader == self.declarer && self.quick_tricks() >= target {
+            return Some((true, suit_tops(theirs)));
+        }
+        None
+    }
+
+    /// The credit of the last trick, every seat holding one card, and its winning card if that
+    /// beat a card of its own suit (the one rank compared).
+    fn last_trick(&self) -> (i32, u64) {
         let mut best = self.hands[self.leader].trailing_zeros();
         let mut winner = self.leader;
         for offset in 1..self.players {
@@ -193,7 +212,9 @@ impl<'t> Search<'t> {
                 winner = seat;
             }
         }
-        self.credit(winner)
+        let lane = 0xffffu64 << (best & !15);
+        let ranked = (self.live & lane).count_ones() > 1;
+        (self.credit(winner), u64::from(ranked) << best)
     }
 
     #[inline]
@@ -212,7 +233,9 @@ impl<'t> Search<'t> {
     #[inline]
     fn place(&mut self, seat: usize, card: u32) {
         self.hands[seat] &= !(1u64 << card);
+        self.trick_cards |= 1u64 << card;
         if self.trick_len == 0 {
+            self.trick_cards = 1u64 << card;
             self.led = 0xffff << (card & !15);
             self.win_card = card;
             self.win_seat = seat;
@@ -278,7 +301,7 @@ impl<'t> Search<'t> {
         most
     }
 
-    fn card_node(&mut self, target: i32) -> bool {
+    fn card_node(&mut self, target: i32) -> (bool, u64) {
         let seat = (self.leader + self.trick_len) % self.players;
         let hand = self.hands[seat];
         let follow = hand & self.led;
@@ -290,40 +313,50 @@ impl<'t> Search<'t> {
         let candidates = run_bottoms(legal, self.live);
         let (moves, count) = self.order(seat, candidates);
         let maximising = seat == self.declarer;
+        let mut relevant = 0;
         for &card in &moves[..count] {
-            let reached = self.try_card(seat, u32::from(card), target);
+            let (reached, below) = self.try_card(seat, u32::from(card), target);
             if self.aborted {
-                return false;
+                return (false, 0);
             }
             if reached == maximising {
-                return reached;
+                return (reached, below);
             }
+            relevant |= below;
         }
-        !maximising
+        let skipped = legal & !candidates != 0;
+        if skipped {
+            relevant |= straddling_runs(candidates, hand, self.live, relevant);
+        }
+        (!maximising, relevant)
     }
 
     /// Plays `card` for `seat`, searches on, and takes the card back.
-    fn try_card(&mut self, seat: usize, card: u32, target: i32) -> bool {
-        let saved = (self.led, self.win_card, self.win_seat);
+    fn try_card(&mut self, seat: usize, card: u32, target: i32) -> (bool, u64) {
+        let saved = (self.led, self.win_card, self.win_seat, self.trick_cards);
         self.place(seat, card);
-        let reached = if self.trick_len < self.players {
-            self.reach(target)
+        let outcome = if self.trick_len < self.players {
+            self.node(target)
         } else {
             let (leader, live) = (self.leader, self.live);
             let credit = self.credit(self.win_seat);
+            // The winner's rank mattered if it beat a card of its own suit.
+            let lane = 0xffffu64 << (self.win_card & !15);
+            let ranked = (self.trick_cards & lane).count_ones() > 1;
+            let winner = u64::from(ranked) << self.win_card;
             self.live &= self.hands[..self.players].iter().fold(0, |a, h| a | h);
             self.leader = self.win_seat;
             self.trick_len = 0;
-            let reached = self.reach(target - credit);
+            let (reached, relevant) = self.node(target - credit);
             self.trick_len = self.players;
             self.leader = leader;
             self.live = live;
-            reached
+            (reached, relevant | winner)
         };
         self.trick_len -= 1;
         self.hands[seat] |= 1u64 << card;
-        (self.led, self.win_card, self.win_seat) = saved;
-        reached
+        (self.led, self.win_card, self.win_seat, self.trick_cards) = saved;
+        outcome
     }
 
     /// The candidate cards in the order to try them: cards likely to settle the node first.
@@ -390,6 +423,46 @@ impl<'t> Search<'t> {
         }
         self.hands[seat] & beaten
     }
+}
+
+/// The highest card of each suit of `cards`.
+fn suit_tops(cards: u64) -> u64 {
+    let mut tops = 0;
+    for lane in 0..4 {
+        let suit = cards >> (16 * lane) & 0xffff;
+        if suit != 0 {
+            tops |= 1u64 << (63 - suit.leading_zeros() + 16 * lane);
+        }
+    }
+    tops
+}
+
+/// The bottoms (of `bottoms`, the searched cards of `hand`) of the runs that reach from below
+/// the lowest card of `relevant` in their suit up to it. Such a run's cards are equivalent
+/// only while the cards between them are exactly as now, so its bottom becomes relevant too;
+/// a run wholly below stays small, and wholly above is kept exactly.
+fn straddling_runs(bottoms: u64, hand: u64, live: u64, relevant: u64) -> u64 {
+    let others = live & !hand;
+    let mut marked = 0;
+    for lane in 0..4 {
+        let shift = 16 * lane;
+        let rel = relevant >> shift & 0xffff;
+        if rel == 0 {
+            continue;
+        }
+        let lowest = rel.trailing_zeros();
+        let mut below = bottoms >> shift & ((1u64 << lowest) - 1);
+        while below != 0 {
+            let bottom = below.trailing_zeros();
+            below &= below - 1;
+            // The run reaches the lowest relevant card if no other seat's card lies between.
+            let between = (1u64 << (lowest + 1)) - (1u64 << bottom);
+            if others >> shift & between == 0 {
+                marked |= 1u64 << (bottom + shift);
+            }
+        }
+    }
+    marked
 }
 
 /// Side-suit cards of `mine` above every card of `theirs` in the same suit.
