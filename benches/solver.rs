@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench solver`; the figures are reported in the issue notes.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
 use napsim::analysis::solve::random_hands;
@@ -13,7 +13,7 @@ use napsim::game::{Call, DealState};
 use napsim::policy::{PlayView, play_policy};
 use napsim::rng::base_rng;
 use napsim::rules::Profile;
-use napsim::solver::{Opening, Solver};
+use napsim::solver::{Opening, Solver, reset_thread_solver};
 
 fn deals(players: usize, count: usize) -> Vec<Vec<CardSet>> {
     let profile = Profile::default_profile();
@@ -30,28 +30,36 @@ fn solver(c: &mut Criterion) {
     for (players, count) in [(4usize, 2000usize), (7, 200)] {
         let hands = deals(players, count);
         group.throughput(Throughput::Elements(count as u64));
+        // A fresh solver per iteration (made outside the timing): its table must not remember
+        // the same deals from the previous iteration.
         group.bench_function(format!("{players}p value with lead choice"), |b| {
-            let mut solver = Solver::new(players);
-            b.iter(|| {
-                let total: u32 = hands
-                    .iter()
-                    .map(|h| u32::from(solver.best_opening(h, 0, &Opening::TRUMPS)))
-                    .sum();
-                // Known answer: every value is a trick count of the deal.
-                assert!(total <= 5 * count as u32);
-                black_box(total)
-            })
+            b.iter_batched(
+                || Solver::new(players),
+                |mut solver| {
+                    let total: u32 = hands
+                        .iter()
+                        .map(|h| u32::from(solver.best_opening(h, 0, &Opening::TRUMPS)))
+                        .sum();
+                    // Known answer: every value is a trick count of the deal.
+                    assert!(total <= 5 * count as u32);
+                    black_box(total)
+                },
+                BatchSize::LargeInput,
+            )
         });
         if players == 4 {
             group.bench_function("4p target query (three)", |b| {
-                let mut solver = Solver::new(players);
-                b.iter(|| {
-                    let made = hands
-                        .iter()
-                        .filter(|h| solver.can_make_opening(h, 0, &Opening::TRUMPS, 3))
-                        .count();
-                    black_box(made)
-                })
+                b.iter_batched(
+                    || Solver::new(players),
+                    |mut solver| {
+                        let made = hands
+                            .iter()
+                            .filter(|h| solver.can_make_opening(h, 0, &Opening::TRUMPS, 3))
+                            .count();
+                        black_box(made)
+                    },
+                    BatchSize::LargeInput,
+                )
             });
         }
     }
@@ -75,12 +83,16 @@ fn solver(c: &mut Criterion) {
     group.throughput(Throughput::Elements(openings.len() as u64));
     group.bench_function("4p pimc opening lead, 100 worlds", |b| {
         let mut rng = base_rng(1);
-        b.iter(|| {
-            for state in &openings {
-                let view = PlayView::new(state);
-                black_box(pimc.play(&view, &mut rng));
-            }
-        })
+        b.iter_batched(
+            reset_thread_solver,
+            |()| {
+                for state in &openings {
+                    let view = PlayView::new(state);
+                    black_box(pimc.play(&view, &mut rng));
+                }
+            },
+            BatchSize::LargeInput,
+        )
     });
     group.finish();
 }

@@ -133,6 +133,12 @@ fn credited_target(position: &Position, tricks: u8) -> i32 {
     }
 }
 
+/// Drops this thread's solver, so that the next [`with_thread_solver`] starts with an empty
+/// table (for measurements that must not reuse earlier work).
+pub fn reset_thread_solver() {
+    THREAD_SOLVER.with(|cell| *cell.borrow_mut() = None);
+}
+
 /// An exact double-dummy solver. Reuse one per thread: its table carries over between
 /// positions and deals.
 pub struct Solver {
