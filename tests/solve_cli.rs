@@ -65,33 +65,16 @@ fn solve_knows_the_lead_rules_of_the_bid() {
     // Bonaparte (Peep Nap: the lowest trump led) allows one lead per suit.
     // (Peep Nap plays with the 24 cards from the nine up at four players.)
     let deal = "AS KS QS 9S AH/KH QH JH TH 9H/AD KD QD JD TD/AC KC QC JC TC";
-    let json: serde_json::Value = serde_json::from_str(&stdout(&[
-        "--rules",
-        "peep-nap",
-        "solve",
-        deal,
-        "--bid",
-        "bonaparte-without-floater",
-        "--json",
-    ]))
-    .unwrap();
-    let leads: Vec<&String> = json["leads"].as_object().unwrap().keys().collect();
-    assert_eq!(leads, ["9S", "AH"]);
+    // The opening leads `solve --json` values under Peep Nap with `extra` arguments.
+    let leads = |extra: &[&str]| -> Vec<String> {
+        let args = [&["--rules", "peep-nap", "solve", deal, "--json"], extra].concat();
+        let json: serde_json::Value = serde_json::from_str(&stdout(&args)).unwrap();
+        json["leads"].as_object().unwrap().keys().cloned().collect()
+    };
+    assert_eq!(leads(&["--bid", "bonaparte-without-floater"]), ["9S", "AH"]);
     // Peep Nap's Wellington names trump and leads the lowest side card.
-    let json: serde_json::Value = serde_json::from_str(&stdout(&[
-        "--rules",
-        "peep-nap",
-        "solve",
-        deal,
-        "--bid",
-        "wellington-with-floater",
-        "--trump",
-        "S",
-        "--json",
-    ]))
-    .unwrap();
-    let leads: Vec<&String> = json["leads"].as_object().unwrap().keys().collect();
-    assert_eq!(leads, ["AH"]);
+    let wellington = ["--bid", "wellington-with-floater", "--trump", "S"];
+    assert_eq!(leads(&wellington), ["AH"]);
 }
 
 #[test]
