@@ -5,7 +5,7 @@
 //! reference upper bound for card play, not a fair player. Ties go to the lowest card (bit
 //! order: clubs first, then by rank), so play is deterministic.
 
-use super::solved::{Goal, after};
+use super::solved::{Goal, improves, layout, play};
 use super::{PlayPolicy, PlayView};
 use crate::cards::{Card, CardSet};
 use crate::rng::SimRng;
@@ -28,16 +28,13 @@ impl PlayPolicy for DoubleDummy {
         let candidates = one_per_run(view.legal(), live);
         let goal = Goal::of(view);
         let more = goal.wants_tricks(view);
+        let deal = layout(view, &hands);
         with_thread_solver(view.players(), |solver| {
-            let mut best: Option<(Card, u8)> = None;
+            let mut best: Option<(Card, u64)> = None;
             for card in candidates {
-                let (position, gained) = after(view, &hands, card);
-                let tricks = goal.tricks(solver, &position, gained);
-                let better = match best {
-                    None => true,
-                    Some((_, b)) => (more && tricks > b) || (!more && tricks < b),
-                };
-                if better {
+                let (position, gained) = play(view, &deal, card);
+                let tricks = u64::from(goal.tricks(solver, &position, gained));
+                if improves(more, tricks, best.map(|(_, b)| b)) {
                     best = Some((card, tricks));
                 }
             }

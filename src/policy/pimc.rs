@@ -8,13 +8,13 @@
 //! the RNG the driver hands in, so runs are reproducible; the solver's table, shared per
 //! thread, changes no answer.
 
-use super::solved::{Goal, after};
+use super::solved::{Goal, improves, layout, play};
 use super::worlds::Knowledge;
 use super::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::cards::Card;
 use crate::rng::SimRng;
 use crate::rules::HAND_SIZE;
-use crate::solver::{one_per_run, with_thread_solver};
+use crate::solver::{Position, one_per_run, with_thread_solver};
 
 /// Largest world count accepted.
 pub const MAX_WORLDS: usize = 100_000;
@@ -61,12 +61,14 @@ impl PlayPolicy for Pimc {
         }
         let knowledge = Knowledge::of(view);
         let goal = Goal::of(view);
-        let worlds: Vec<_> = (0..self.worlds).map(|_| knowledge.sample(rng)).collect();
+        let worlds: Vec<Position> = (0..self.worlds)
+            .map(|_| layout(view, &knowledge.sample(rng)))
+            .collect();
         with_thread_solver(view.players(), |solver| {
             let mut made = [0usize; HAND_SIZE];
-            for hands in &worlds {
+            for world in &worlds {
                 for (i, &card) in candidates.iter().enumerate() {
-                    let (position, gained) = after(view, hands, card);
+                    let (position, gained) = play(view, world, card);
                     made[i] += usize::from(goal.made(solver, &position, gained));
                 }
             }
@@ -89,16 +91,12 @@ impl PlayPolicy for Pimc {
             for &i in &tied {
                 let total: u64 = worlds
                     .iter()
-                    .map(|hands| {
-                        let (position, gained) = after(view, hands, candidates[i]);
+                    .map(|world| {
+                        let (position, gained) = play(view, world, candidates[i]);
                         u64::from(goal.tricks(solver, &position, gained))
                     })
                     .sum();
-                let better = match best {
-                    None => true,
-                    Some((_, b)) => (more && total > b) || (!more && total < b),
-                };
-                if better {
+                if improves(more, total, best.map(|(_, b)| b)) {
                     best = Some((i, total));
                 }
             }

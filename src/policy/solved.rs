@@ -16,23 +16,36 @@ fn trump_after(view: &PlayView, card: Card) -> Option<Suit> {
     }
 }
 
-/// The position after the seat to play in `view` plays `card`, with `hands` the layout of
-/// every hand (the true one, or a sampled world), and the declarer's tricks from a trick it
-/// completes.
-pub(super) fn after(view: &PlayView, hands: &[CardSet; MAX_PLAYERS], card: Card) -> (Position, u8) {
+/// The position of `view` with `hands` the layout of every hand (the true one, or a sampled
+/// world). Built once per layout; [`play`] then tries each candidate on a copy.
+pub(super) fn layout(view: &PlayView, hands: &[CardSet; MAX_PLAYERS]) -> Position {
     let players = view.players();
     let trick = view.current_trick();
     let leader = (view.seat() + players - trick.len()) % players;
-    let before = Position::new(
+    Position::new(
         &hands[..players],
         view.contract().declarer,
-        trump_after(view, card),
+        view.trump(),
         view.is_misere(),
         leader,
         trick,
     )
-    .expect("a layout consistent with the deal");
-    before.after(card)
+    .expect("a layout consistent with the deal")
+}
+
+/// The position after the seat to play in `view` plays `card` in `layout`, and the declarer's
+/// tricks from a trick it completes. An opening lead that names trump sets it here.
+pub(super) fn play(view: &PlayView, layout: &Position, card: Card) -> (Position, u8) {
+    layout.with_trump(trump_after(view, card)).after(card)
+}
+
+/// Whether `value` beats `best` so far for a seat that wants more tricks (`more`) or fewer;
+/// ties keep the earlier card.
+pub(super) fn improves(more: bool, value: u64, best: Option<u64>) -> bool {
+    match best {
+        None => true,
+        Some(b) => (more && value > b) || (!more && value < b),
+    }
 }
 
 /// The contract as the solver sees it: tricks still needed, or the misère's clean sheet.

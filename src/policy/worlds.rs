@@ -37,14 +37,7 @@ impl Knowledge {
         pool: CardSet,
     ) -> Knowledge {
         let players = known.len();
-        let mut k = Knowledge {
-            players,
-            known: [CardSet::EMPTY; MAX_PLAYERS],
-            missing: [0; MAX_PLAYERS],
-            voids: [0; MAX_PLAYERS],
-            pool,
-            order: [0; MAX_PLAYERS],
-        };
+        let mut k = Knowledge::empty(players, pool);
         k.known[..players].copy_from_slice(known);
         k.missing[..players].copy_from_slice(missing);
         for (seat, suits) in voids.iter().enumerate() {
@@ -60,14 +53,7 @@ impl Knowledge {
     pub fn of(view: &PlayView) -> Knowledge {
         let players = view.players();
         let declarer = view.contract().declarer;
-        let mut k = Knowledge {
-            players,
-            known: [CardSet::EMPTY; MAX_PLAYERS],
-            missing: [0; MAX_PLAYERS],
-            voids: [0; MAX_PLAYERS],
-            pool: view.unseen() - view.known_out(),
-            order: [0; MAX_PLAYERS],
-        };
+        let mut k = Knowledge::empty(players, view.unseen() - view.known_out());
         k.known[view.seat()] = view.hand();
         for seat in 0..players {
             if seat != view.seat() {
@@ -93,6 +79,18 @@ impl Knowledge {
         }
         k.set_order();
         k
+    }
+
+    /// Nothing known yet but the pool to deal from.
+    fn empty(players: usize, pool: CardSet) -> Knowledge {
+        Knowledge {
+            players,
+            known: [CardSet::EMPTY; MAX_PLAYERS],
+            missing: [0; MAX_PLAYERS],
+            voids: [0; MAX_PLAYERS],
+            pool,
+            order: [0; MAX_PLAYERS],
+        }
     }
 
     /// Seats to deal to, the most voids first.

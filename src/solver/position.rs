@@ -174,6 +174,12 @@ impl Position {
         }
     }
 
+    /// The same position with `trump` as the trump suit (for an opening lead that chooses it).
+    pub fn with_trump(mut self, trump: Option<Suit>) -> Position {
+        self.trump = trump;
+        self
+    }
+
     /// The position after the seat to play plays `card` (which must be legal), with the
     /// declarer's tricks from the completed trick, if one was completed.
     pub fn after(&self, card: Card) -> (Position, u8) {
