@@ -2,6 +2,7 @@
 //! tallies into result rows.
 
 pub mod deals;
+pub mod hand;
 pub mod replay;
 pub mod simulate;
 pub mod solve;

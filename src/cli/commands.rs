@@ -5,8 +5,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::Failure;
-use super::args::{Cli, Command, DealArgs, RulesAction, SimulateArgs, SolveArgs};
+use super::args::{Cli, Command, DealArgs, HandArgs, RulesAction, SimulateArgs, SolveArgs};
 use crate::analysis::deals::{DealsConfig, play_deals};
+use crate::analysis::hand::{self, HandQuery};
 use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, replay};
 use crate::analysis::simulate::{self, SimulateConfig};
 use crate::analysis::solve;
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Deal(args) => deal_command(&cli.rules, *args),
         Command::Simulate(args) => simulate_command(&cli.rules, args),
         Command::Solve(args) => solve_command(&cli.rules, args),
+        Command::Hand(args) => hand_command(&cli.rules, args),
     }
 }
 
@@ -230,6 +232,94 @@ fn solve_command(rules_arg: &str, args: SolveArgs) -> Result<(), Failure> {
         emit(&(report::solve_json(&values) + "\n"))
     } else {
         emit(&report::solve_text(&hands, &opening, &values))
+    }
+}
+
+fn hand_command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.players)?;
+    let hand = hand::parse_hand_for(&args.hand, &profile, args.players).map_err(Failure::input)?;
+    if args.seat >= args.players {
+        return Err(Failure::input(format!(
+            "--seat {} is not a position in the auction: 0 (eldest) to {}",
+            args.seat,
+            args.players - 1
+        )));
+    }
+    let after = match &args.after {
+        Some(text) => {
+            hand::parse_after(text, &profile, args.players, args.seat).map_err(Failure::input)?
+        }
+        None => Vec::new(),
+    };
+    let others = bid_policy(&args.others_bid, &profile)?;
+    let play = play_policy(&args.play, &profile)?;
+    if let Some(path) = &args.out {
+        check_writable_dir(path)?;
+    }
+    let seed = resolve_seed(args.seed);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let query = HandQuery {
+        profile: &profile,
+        players: args.players,
+        seat: args.seat,
+        hand,
+        after: &after,
+        others: others.as_ref(),
+        play: play.as_ref(),
+        play_dd: hand::is_dd_spec(&args.play),
+        dd_column: !args.no_dd,
+    };
+    if !after.is_empty() {
+        let kept = query.pilot(hand::PILOT_DRAWS, seed);
+        if kept < hand::PILOT_MIN_KEPT {
+            return Err(Failure::input(format!(
+                "the calls --after {} are impossible or too rare to sample: {kept} of {} \
+                 random deals had the earlier seats (bidding {}) make them",
+                args.after.as_deref().unwrap_or(""),
+                hand::PILOT_DRAWS,
+                args.others_bid
+            )));
+        }
+    }
+    let progress = Progress::new(args.worlds, "worlds", args.quiet);
+    let tally = query
+        .run(args.worlds, seed, threads, &progress)
+        .map_err(Failure::runtime)?
+        .ok_or_else(|| {
+            Failure::input(format!(
+                "the calls --after {} are too rare to sample: a world needed over {} deals",
+                args.after.as_deref().unwrap_or(""),
+                hand::MAX_DRAWS_PER_WORLD
+            ))
+        })?;
+    let summary = query.summarise(&tally);
+    let after_names: Vec<String> = after.iter().map(|c| c.name(&profile).to_string()).collect();
+    let report = report::HandReport {
+        profile: &profile,
+        hand,
+        players: args.players,
+        seat: args.seat,
+        play: &args.play,
+        after: &after_names,
+        others_bid: &args.others_bid,
+        seed,
+        summary: &summary,
+    };
+    let bytes = if args.json {
+        (report.json() + "\n").into_bytes()
+    } else if args.csv {
+        report
+            .csv()
+            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?
+    } else {
+        report.text().into_bytes()
+    };
+    match &args.out {
+        Some(path) => write_file(path, &bytes),
+        None => emit_bytes(&bytes),
     }
 }
 

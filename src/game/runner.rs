@@ -88,6 +88,13 @@ impl<'a> Table<'a> {
 /// If a policy returns an illegal call, or (in debug builds) an illegal card: both are bugs in
 /// the policy.
 pub fn run_deal<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut SimRng) {
+    run_auction(state, table, rng);
+    settle_contract(state, table, rng);
+    play_out(state, table, rng);
+}
+
+/// The purchases and the auction (see [`run_deal`]).
+pub fn run_auction<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut SimRng) {
     while state.phase() == Phase::Purchase {
         let seat = state.to_act().expect("a seat to buy");
         let discard = table.bid(seat).purchase(&BidView::new(state), rng);
@@ -120,6 +127,11 @@ pub fn run_deal<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut S
             panic!("bid policy at seat {seat} made an illegal call ({call:?}): {e}");
         }
     }
+}
+
+/// The declarer's choices once the auction is won: the floater exchange and naming trump,
+/// where the contract has them (see [`run_deal`]).
+pub fn settle_contract<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut SimRng) {
     if state.phase() == Phase::Floater {
         let seat = state.to_act().expect("the declarer");
         let floater = state.floater().expect("a floater");
@@ -138,6 +150,11 @@ pub fn run_deal<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut S
             panic!("bid policy at seat {seat} named an illegal trump: {e}");
         }
     }
+}
+
+/// Every trick (see [`run_deal`]).
+#[inline]
+pub fn play_out<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut SimRng) {
     while state.phase() == Phase::Play {
         let view = PlayView::new(state);
         let hand = view.hand();

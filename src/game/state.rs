@@ -290,6 +290,34 @@ impl<'p> DealState<'p> {
         }
     }
 
+    /// A deal whose auction is already settled: `declarer` called `bid` and every other seat
+    /// passed. For analyses that evaluate one contract on given hands (the dealer is the last
+    /// seat, so seat 0 called first). `floater` lies on the table for a bid made with it.
+    /// The bid need not have been callable over passes (Wellington is valued as if Nap had
+    /// been called before it); nothing is paid into the kitty.
+    pub fn declared(
+        profile: &'p Profile,
+        hands: &[CardSet],
+        floater: Option<Card>,
+        declarer: usize,
+        bid: BidId,
+    ) -> DealState<'p> {
+        let players = hands.len();
+        let mut state = DealState::new(profile, players - 1, hands);
+        state.floater = floater;
+        for seat in 0..players {
+            state.calls[seat] = if seat == declarer {
+                Call::Bid(bid)
+            } else {
+                Call::Pass
+            };
+        }
+        state.call_count = players as u8;
+        state.contract = Some(Contract { declarer, bid });
+        state.end_auction();
+        state
+    }
+
     /// A new deal from what a [`Shuffler`](super::Shuffler) dealt (hands and any spare hand).
     pub fn from_dealt(
         profile: &'p Profile,

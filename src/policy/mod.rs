@@ -6,6 +6,7 @@
 //! | `pass` | bid | always passes |
 //! | `threshold[:BID=SCORE,...]` | bid | bids the highest legal bid whose hand-strength threshold the hand reaches ([`threshold`]) |
 //! | `always:bid=BID` | bid | eldest bids `BID`, everyone else passes: every deal is played |
+//! | `lookahead[:worlds=K,play=SPEC,others=SPEC]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units ([`lookahead`]) |
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
 //! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy ([`pimc`]) |
@@ -17,6 +18,7 @@
 pub mod always;
 pub mod dd;
 pub mod heuristic;
+pub mod lookahead;
 pub mod pass;
 pub mod pimc;
 pub mod random;
@@ -92,7 +94,7 @@ pub trait PlayPolicy: Send + Sync + Any {
 }
 
 /// The bid policy names, for messages.
-pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always"];
+pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead"];
 /// The play policy names, for messages.
 pub const PLAY_POLICIES: &[&str] = &["random", "heuristic", "pimc", "dd"];
 
@@ -106,6 +108,7 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
         }
         "threshold" => Box::new(threshold::Threshold::from_spec(&spec, profile)?),
         "always" => Box::new(always::Always::from_spec(&spec, profile)?),
+        "lookahead" => Box::new(lookahead::Lookahead::from_spec(&spec, profile)?),
         _ => {
             return Err(SpecError::UnknownName {
                 kind: "bid",

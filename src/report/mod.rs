@@ -5,12 +5,14 @@
 //! the same directory, which is then renamed over the target, so an interrupted run never leaves
 //! a truncated table.
 
+mod hand;
 mod meta;
 mod narrate;
 mod record;
 mod solve;
 mod summary;
 
+pub use hand::HandReport;
 pub use meta::Meta;
 pub use narrate::narrate;
 pub use record::{

@@ -140,6 +140,26 @@ impl Bid {
     pub fn is_misere(&self) -> bool {
         self.kind == BidKind::Misere
     }
+    /// The declarer's units from a contract of this bid at a table of `players`, counting the
+    /// payouts only (no kitty, antes or spare hand): `made` from each opponent, or `failed` to
+    /// each opponent (to the kitty for every player, where the bid says so).
+    pub fn declarer_units(&self, made: bool, players: usize) -> i64 {
+        let players = players as i64;
+        if made {
+            self.made * (players - 1)
+        } else if self.failed_to_kitty {
+            -self.failed * players
+        } else {
+            -self.failed * (players - 1)
+        }
+    }
+    /// The success rate at which bidding this breaks even on payouts: the loss over the win
+    /// plus the loss.
+    pub fn breakeven(&self, players: usize) -> f64 {
+        let win = self.declarer_units(true, players) as f64;
+        let loss = -self.declarer_units(false, players) as f64;
+        loss / (win + loss)
+    }
 }
 
 /// When the pack is shuffled.

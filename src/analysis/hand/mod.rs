@@ -1,0 +1,364 @@
+//! The hand evaluator (`napsim hand`, and the `lookahead` bid policy's brain): what one hand is
+//! worth as declarer, bid by bid.
+//!
+//! Each world deals the other hands at random from the unseen cards ([`worlds`]); the same
+//! world is then played once per bid of the profile, with the hand declaring at its seat, the
+//! declarer's choices (floater, named trump) made by the default bid policy and every card by
+//! the play policy. So the bids are compared on common deals. Units count the bid's payouts
+//! only (no kitty, no antes). Blocks of worlds, each with its own streams, make the result
+//! independent of the thread count ([`crate::sim`]).
+
+mod input;
+pub mod worlds;
+
+pub use input::{PILOT_DRAWS, PILOT_MIN_KEPT, is_dd_spec, parse_after, parse_hand_for};
+
+use rand_core::SeedableRng;
+
+use crate::cards::CardSet;
+use crate::game::{Call, DealState, Uniform, play_out, settle_contract};
+use crate::policy::pass::Pass;
+use crate::policy::{BidPolicy, PlayPolicy};
+use crate::rng::{SimRng, next_u64};
+use crate::rules::{BidId, HAND_SIZE, Profile, TrumpRule};
+use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+use crate::solver::{Opening, with_thread_solver};
+use crate::stats::{mean_se, wilson95};
+use worlds::{World, WorldDealer};
+
+/// Worlds per block. Part of the determinism contract: changing it changes the results.
+pub const BLOCK_SIZE: u64 = 64;
+
+/// Deals drawn per kept world before `napsim hand` gives up on conditioning calls as too rare.
+pub const MAX_DRAWS_PER_WORLD: u64 = 1_000_000;
+
+/// What to evaluate.
+pub struct HandQuery<'a> {
+    /// The rules.
+    pub profile: &'a Profile,
+    /// Table size.
+    pub players: usize,
+    /// The hand's position in the auction (0 = eldest).
+    pub seat: usize,
+    /// The hand.
+    pub hand: CardSet,
+    /// The calls of the earlier seats to condition the worlds on (empty: no conditioning).
+    pub after: &'a [Call],
+    /// The bid policy the earlier seats are assumed to use.
+    pub others: &'a dyn BidPolicy,
+    /// The play policy of every seat.
+    pub play: &'a dyn PlayPolicy,
+    /// Every seat plays double dummy: a bid is made when the double-dummy value reaches it
+    /// (solved, not played out).
+    pub play_dd: bool,
+    /// Also count the double-dummy makes beside the play policy's.
+    pub dd_column: bool,
+}
+
+/// How one bid fared over the worlds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BidOutcomes {
+    /// Worlds in which it was made.
+    pub made: u64,
+    /// Worlds in which its double-dummy value reached it (when counted).
+    pub dd_made: u64,
+    /// The declarer's units, summed.
+    pub units: i64,
+    /// The declarer's units, squared and summed.
+    pub units_sq: u128,
+    /// Worlds by the declarer's tricks.
+    pub tricks: [u64; HAND_SIZE + 1],
+}
+
+/// The integer tallies of an evaluation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandTally {
+    /// Worlds kept (evaluated).
+    pub worlds: u64,
+    /// Deals drawn to keep them (more than `worlds` when conditioned on earlier calls).
+    pub drawn: u64,
+    /// A world needed more draws than allowed: the conditioning calls are too rare.
+    pub too_rare: bool,
+    /// One entry per bid of the profile, lowest first.
+    pub bids: Vec<BidOutcomes>,
+}
+
+impl Tally for HandTally {
+    fn merge(&mut self, other: HandTally) {
+        self.worlds += other.worlds;
+        self.drawn += other.drawn;
+        self.too_rare |= other.too_rare;
+        if self.bids.len() < other.bids.len() {
+            self.bids.resize(other.bids.len(), BidOutcomes::default());
+        }
+        for (a, b) in self.bids.iter_mut().zip(other.bids) {
+            a.made += b.made;
+            a.dd_made += b.dd_made;
+            a.units += b.units;
+            a.units_sq += b.units_sq;
+            for (x, y) in a.tricks.iter_mut().zip(b.tricks) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// What to do with a world that the conditioning calls keep rejecting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooRare {
+    /// Mark the tally [`HandTally::too_rare`] and stop.
+    Fail,
+    /// Keep the last world drawn anyway (a bot must answer).
+    KeepLast,
+}
+
+impl HandQuery<'_> {
+    /// Evaluates `len` worlds, drawn from `deal_rng` (worlds) and `policy_rng` (the plays and
+    /// the assumed bids), allowing `max_draws` deals per kept world.
+    pub fn evaluate(
+        &self,
+        len: u64,
+        deal_rng: &mut SimRng,
+        policy_rng: &mut SimRng,
+        max_draws: u64,
+        too_rare: TooRare,
+    ) -> HandTally {
+        let dealer = self.dealer();
+        let mut tally = HandTally {
+            bids: vec![BidOutcomes::default(); self.profile.bids().len()],
+            ..HandTally::default()
+        };
+        for _ in 0..len {
+            let mut world = dealer.draw(deal_rng);
+            let mut draws = 1;
+            while !dealer.accepts(&world, policy_rng) {
+                if draws == max_draws {
+                    if too_rare == TooRare::Fail {
+                        tally.too_rare = true;
+                        return tally;
+                    }
+                    break;
+                }
+                world = dealer.draw(deal_rng);
+                draws += 1;
+            }
+            tally.worlds += 1;
+            tally.drawn += draws;
+            let seed = next_u64(policy_rng);
+            self.evaluate_world(&world, seed, &mut tally.bids);
+        }
+        tally
+    }
+
+    /// The worlds of this query.
+    pub fn dealer(&self) -> WorldDealer<'_> {
+        WorldDealer::new(
+            self.profile,
+            self.players,
+            self.seat,
+            self.hand,
+            self.after,
+            self.others,
+        )
+    }
+
+    /// Plays `world` once per bid, every bid's play drawing from the same stream (`seed`).
+    fn evaluate_world(&self, world: &World, seed: u64, outcomes: &mut [BidOutcomes]) {
+        let table = Uniform {
+            bid: &Pass,
+            play: self.play,
+        };
+        // Double-dummy values already found in this world: bids that share their opening rules
+        // and the declarer's hand (after any floater exchange) share the value.
+        let mut solved: Vec<(Opening, CardSet, u8)> = Vec::new();
+        for (id, outcome) in self.profile.bid_ids().zip(outcomes.iter_mut()) {
+            let bid = self.profile.bid(id);
+            let mut state = self.declare(world, id);
+            let mut rng = SimRng::seed_from_u64(seed);
+            settle_contract(&mut state, &table, &mut rng);
+            let dd = (self.dd_column || self.play_dd).then(|| {
+                let named = (bid.trump() == TrumpRule::Named)
+                    .then(|| state.trump())
+                    .flatten();
+                let opening = Opening::for_bid(bid, named);
+                let hands: Vec<CardSet> = (0..self.players).map(|s| state.hand(s)).collect();
+                let own = hands[self.seat];
+                match solved.iter().find(|(o, h, _)| *o == opening && *h == own) {
+                    Some(&(_, _, value)) => value,
+                    None => {
+                        let value = with_thread_solver(self.players, |solver| {
+                            solver.best_opening(&hands, self.seat, &opening)
+                        });
+                        solved.push((opening, own, value));
+                        value
+                    }
+                }
+            });
+            let tricks = match dd {
+                Some(value) if self.play_dd => value,
+                _ => {
+                    play_out(&mut state, &table, &mut rng);
+                    state.declarer_tricks()
+                }
+            };
+            let made = bid.is_made(tricks);
+            let units = bid.declarer_units(made, self.players);
+            outcome.made += u64::from(made);
+            outcome.dd_made += u64::from(dd.is_some_and(|v| bid.is_made(v)));
+            outcome.units += units;
+            outcome.units_sq += (units * units) as u128;
+            outcome.tricks[tricks as usize] += 1;
+        }
+    }
+
+    /// The deal of `world` with the hand's seat declaring `bid`.
+    fn declare(&self, world: &World, bid: BidId) -> DealState<'_> {
+        DealState::declared(
+            self.profile,
+            &world.hands[..self.players],
+            world.floater,
+            self.seat,
+            bid,
+        )
+    }
+
+    /// Whether the hand's seat may call `bid` after the earlier calls (all passes when none
+    /// are given).
+    pub fn callable(&self, bid: BidId) -> bool {
+        let hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
+        let mut state = DealState::new(self.profile, self.players - 1, &hands[..self.players]);
+        for seat in 0..self.seat {
+            let call = self.after.get(seat).copied().unwrap_or(Call::Pass);
+            if state.call(call).is_err() {
+                return false;
+            }
+        }
+        state.check_call(Call::Bid(bid)).is_ok()
+    }
+
+    /// Evaluates `worlds` worlds from `seed` on `threads` threads. None when the conditioning
+    /// calls turned out too rare to sample ([`MAX_DRAWS_PER_WORLD`]).
+    pub fn run(
+        &self,
+        worlds: u64,
+        seed: u64,
+        threads: usize,
+        progress: &Progress,
+    ) -> Result<Option<HandTally>, PoolError> {
+        let plan = Plan {
+            total: worlds,
+            block_size: BLOCK_SIZE,
+            seed,
+        };
+        let tally = sim::run(plan, threads, progress, |mut block: Block| {
+            self.evaluate(
+                block.len,
+                &mut block.deal_rng,
+                &mut block.policy_rng,
+                MAX_DRAWS_PER_WORLD,
+                TooRare::Fail,
+            )
+        })?;
+        Ok((!tally.too_rare).then_some(tally))
+    }
+
+    /// Of `tries` deals drawn from `seed`'s pilot stream (apart from the run's), how many the
+    /// conditioning calls keep: a quick check that they are not impossible or too rare.
+    pub fn pilot(&self, tries: u64, seed: u64) -> u64 {
+        let (mut deal_rng, mut policy_rng) = crate::rng::block_streams(seed, u64::MAX);
+        let dealer = self.dealer();
+        (0..tries)
+            .filter(|_| dealer.accepts(&dealer.draw(&mut deal_rng), &mut policy_rng))
+            .count() as u64
+    }
+}
+
+/// One bid's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BidSummary {
+    /// The bid.
+    pub id: BidId,
+    /// Tricks needed (0 for misère).
+    pub tricks_needed: u8,
+    /// Whether the hand's seat may call it after the earlier calls.
+    pub callable: bool,
+    /// P(make).
+    pub p_make: f64,
+    /// Its 95% Wilson interval.
+    pub ci95: (f64, f64),
+    /// The declarer's expected units per deal if it bids it.
+    pub ev: f64,
+    /// The standard error of `ev`.
+    pub ev_se: f64,
+    /// The P(make) at which the bid breaks even.
+    pub breakeven: f64,
+    /// The double-dummy P(make), when counted.
+    pub dd_p_make: Option<f64>,
+}
+
+/// The evaluation's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandSummary {
+    /// Worlds evaluated.
+    pub worlds: u64,
+    /// Deals drawn to keep them.
+    pub worlds_drawn: u64,
+    /// The distribution of the declarer's tricks (P of 0 to 5) in the play of its best
+    /// trick-taking bid (the highest expected units; ties to the lower bid).
+    pub tricks: [f64; HAND_SIZE + 1],
+    /// One entry per bid of the profile, lowest first.
+    pub bids: Vec<BidSummary>,
+    /// The callable bid with the highest expected units, or None (pass) when none is
+    /// positive.
+    pub recommended: Option<BidId>,
+}
+
+impl HandQuery<'_> {
+    /// Turns the tallies into the per-bid results and the recommendation.
+    pub fn summarise(&self, tally: &HandTally) -> HandSummary {
+        let n = tally.worlds;
+        let bids: Vec<BidSummary> = self
+            .profile
+            .bid_ids()
+            .zip(&tally.bids)
+            .map(|(id, t)| {
+                let bid = self.profile.bid(id);
+                let (ev, ev_se) = mean_se(n, t.units, t.units_sq).unwrap_or((0.0, 0.0));
+                BidSummary {
+                    id,
+                    tricks_needed: bid.tricks_needed(),
+                    callable: self.callable(id),
+                    p_make: t.made as f64 / n as f64,
+                    ci95: wilson95(t.made, n).unwrap_or((0.0, 1.0)),
+                    ev,
+                    ev_se,
+                    breakeven: bid.breakeven(self.players),
+                    dd_p_make: self.dd_column.then(|| t.dd_made as f64 / n as f64),
+                }
+            })
+            .collect();
+        let best = |keep: &dyn Fn(&BidSummary) -> bool| {
+            bids.iter()
+                .filter(|b| keep(b))
+                .fold(None::<&BidSummary>, |best, b| match best {
+                    Some(x) if x.ev >= b.ev => Some(x),
+                    _ => Some(b),
+                })
+        };
+        let recommended = best(&|b| b.callable && b.ev > 0.0).map(|b| b.id);
+        let trick_bids = |b: &BidSummary| !self.profile.bid(b.id).is_misere();
+        let tricks = match best(&trick_bids) {
+            Some(b) => tally.bids[b.id.index()]
+                .tricks
+                .map(|count| count as f64 / n as f64),
+            None => [0.0; HAND_SIZE + 1],
+        };
+        HandSummary {
+            worlds: n,
+            worlds_drawn: tally.drawn,
+            tricks,
+            bids,
+            recommended,
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! `lookahead[:worlds=K,play=SPEC,others=SPEC]`: bids by evaluating its own hand.
+//!
+//! At its turn the seat runs the hand evaluator ([`crate::analysis::hand`]) on its hand: K
+//! worlds dealt from the cards it cannot see, kept when the earlier seats, bidding with
+//! `others` (default `threshold`), would have made the calls they made; each world played out
+//! once per bid by `play` (default `heuristic`; `dd` solves instead). It then calls the legal
+//! bid with the highest expected units, or passes when none is positive. Expected units count
+//! the bid's payouts only, not the kitty. A world that the earlier calls keep rejecting (1,000
+//! draws) is kept anyway, so the bot always answers. Worlds come from the RNG handed in.
+
+use rand_core::SeedableRng;
+
+use super::{BidPolicy, BidView, PlayPolicy, Spec, SpecError, bid_policy, play_policy};
+use crate::analysis::hand::{HandQuery, TooRare, is_dd_spec};
+use crate::game::Call;
+use crate::rng::{SimRng, next_u64};
+use crate::rules::Profile;
+
+/// Largest world count accepted.
+pub const MAX_WORLDS: u64 = 1_000_000;
+
+/// Draws allowed per kept world before a world is kept regardless of the earlier calls.
+const MAX_DRAWS: u64 = 1_000;
+
+/// The lookahead bidder.
+pub struct Lookahead {
+    worlds: u64,
+    play: Box<dyn PlayPolicy>,
+    play_dd: bool,
+    others: Box<dyn BidPolicy>,
+}
+
+impl Lookahead {
+    /// Builds the policy from its spec (worlds default 64).
+    pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Lookahead, SpecError> {
+        spec.check_keys(&["worlds", "play", "others"])?;
+        let worlds = match spec.get("worlds") {
+            None => 64,
+            Some(text) => text
+                .parse::<u64>()
+                .ok()
+                .filter(|k| (1..=MAX_WORLDS).contains(k))
+                .ok_or_else(|| SpecError::BadValue {
+                    policy: "lookahead".into(),
+                    key: "worlds".into(),
+                    value: text.into(),
+                    reason: format!("expected a whole number of worlds from 1 to {MAX_WORLDS}"),
+                })?,
+        };
+        let play_spec = spec.get("play").unwrap_or("heuristic");
+        let others_spec = spec.get("others").unwrap_or("threshold");
+        Ok(Lookahead {
+            worlds,
+            play: play_policy(play_spec, profile)?,
+            play_dd: is_dd_spec(play_spec),
+            others: bid_policy(others_spec, profile)?,
+        })
+    }
+}
+
+impl BidPolicy for Lookahead {
+    fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
+        let query = HandQuery {
+            profile: view.profile(),
+            players: view.players(),
+            seat: view.position(),
+            hand: view.hand(),
+            after: view.calls(),
+            others: self.others.as_ref(),
+            play: self.play.as_ref(),
+            play_dd: self.play_dd,
+            dd_column: false,
+        };
+        let mut deal_rng = SimRng::seed_from_u64(next_u64(rng));
+        let mut policy_rng = SimRng::seed_from_u64(next_u64(rng));
+        let tally = query.evaluate(
+            self.worlds,
+            &mut deal_rng,
+            &mut policy_rng,
+            MAX_DRAWS,
+            TooRare::KeepLast,
+        );
+        let summary = query.summarise(&tally);
+        summary
+            .bids
+            .iter()
+            .filter(|b| b.ev > 0.0 && view.is_legal(Call::Bid(b.id)))
+            .fold(
+                None::<&crate::analysis::hand::BidSummary>,
+                |best, b| match best {
+                    Some(x) if x.ev >= b.ev => Some(x),
+                    _ => Some(b),
+                },
+            )
+            .map_or(Call::Pass, |b| Call::Bid(b.id))
+    }
+}

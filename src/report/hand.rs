@@ -1,0 +1,242 @@
+//! The output of `napsim hand`: a table for people, JSON, or CSV (one row per bid).
+
+use serde::Serialize;
+
+use crate::analysis::hand::{BidSummary, HandSummary};
+use crate::cards::CardSet;
+use crate::rules::Profile;
+
+/// Everything `napsim hand` reports: the question and the answer.
+pub struct HandReport<'a> {
+    /// The rules.
+    pub profile: &'a Profile,
+    /// The hand.
+    pub hand: CardSet,
+    /// Table size.
+    pub players: usize,
+    /// The hand's position in the auction.
+    pub seat: usize,
+    /// The play policy spec.
+    pub play: &'a str,
+    /// The earlier calls the worlds were conditioned on (names), and the policy assumed.
+    pub after: &'a [String],
+    /// The bid policy assumed for the earlier seats.
+    pub others_bid: &'a str,
+    /// The seed.
+    pub seed: u64,
+    /// The result.
+    pub summary: &'a HandSummary,
+}
+
+/// One bid in the JSON.
+#[derive(Serialize)]
+struct BidJson<'a> {
+    bid: &'a str,
+    tricks_needed: u8,
+    callable: bool,
+    p_make: f64,
+    ci95: [f64; 2],
+    ev: f64,
+    ev_se: f64,
+    breakeven: f64,
+    dd_p_make: Option<f64>,
+}
+
+/// The JSON document.
+#[derive(Serialize)]
+struct HandJson<'a> {
+    hand: String,
+    players: usize,
+    seat: usize,
+    profile: &'a str,
+    play: &'a str,
+    after: &'a [String],
+    others_bid: &'a str,
+    worlds: u64,
+    worlds_drawn: u64,
+    seed: u64,
+    tricks: [f64; 6],
+    bids: Vec<BidJson<'a>>,
+    recommended: &'a str,
+}
+
+/// One CSV row: one bid, with the question repeated so that rows stand alone.
+#[derive(Serialize)]
+struct HandRow<'a> {
+    hand: String,
+    players: usize,
+    seat: usize,
+    profile: &'a str,
+    play: &'a str,
+    after: String,
+    worlds: u64,
+    worlds_drawn: u64,
+    seed: u64,
+    bid: &'a str,
+    tricks_needed: u8,
+    callable: bool,
+    p_make: f64,
+    ci95_low: f64,
+    ci95_high: f64,
+    ev: f64,
+    ev_se: f64,
+    breakeven: f64,
+    dd_p_make: Option<f64>,
+    recommended: &'a str,
+}
+
+impl HandReport<'_> {
+    fn bid_name(&self, bid: &BidSummary) -> &str {
+        self.profile.bid(bid.id).name()
+    }
+
+    fn recommended(&self) -> &str {
+        self.summary
+            .recommended
+            .map_or("pass", |id| self.profile.bid(id).name())
+    }
+
+    /// The JSON document (one line, no newline).
+    pub fn json(&self) -> String {
+        let doc = HandJson {
+            hand: self.hand.to_string(),
+            players: self.players,
+            seat: self.seat,
+            profile: self.profile.name(),
+            play: self.play,
+            after: self.after,
+            others_bid: self.others_bid,
+            worlds: self.summary.worlds,
+            worlds_drawn: self.summary.worlds_drawn,
+            seed: self.seed,
+            tricks: self.summary.tricks,
+            bids: self
+                .summary
+                .bids
+                .iter()
+                .map(|b| BidJson {
+                    bid: self.bid_name(b),
+                    tricks_needed: b.tricks_needed,
+                    callable: b.callable,
+                    p_make: b.p_make,
+                    ci95: [b.ci95.0, b.ci95.1],
+                    ev: b.ev,
+                    ev_se: b.ev_se,
+                    breakeven: b.breakeven,
+                    dd_p_make: b.dd_p_make,
+                })
+                .collect(),
+            recommended: self.recommended(),
+        };
+        serde_json::to_string(&doc).expect("plain data serialises")
+    }
+
+    /// The CSV: a header and one row per bid.
+    pub fn csv(&self) -> Result<Vec<u8>, csv::Error> {
+        let rows: Vec<HandRow> = self
+            .summary
+            .bids
+            .iter()
+            .map(|b| HandRow {
+                hand: self.hand.to_string(),
+                players: self.players,
+                seat: self.seat,
+                profile: self.profile.name(),
+                play: self.play,
+                after: self.after.join(","),
+                worlds: self.summary.worlds,
+                worlds_drawn: self.summary.worlds_drawn,
+                seed: self.seed,
+                bid: self.bid_name(b),
+                tricks_needed: b.tricks_needed,
+                callable: b.callable,
+                p_make: b.p_make,
+                ci95_low: b.ci95.0,
+                ci95_high: b.ci95.1,
+                ev: b.ev,
+                ev_se: b.ev_se,
+                breakeven: b.breakeven,
+                dd_p_make: b.dd_p_make,
+                recommended: self.recommended(),
+            })
+            .collect();
+        super::csv_bytes(&rows)
+    }
+
+    /// The table for people.
+    pub fn text(&self) -> String {
+        let s = self.summary;
+        let pct = |p: f64| format!("{:.1}%", 100.0 * p);
+        let mut text = format!(
+            "hand {} ({:?}), seat {} of {} ({}), {} worlds{}\n",
+            self.hand,
+            self.hand,
+            self.seat,
+            self.players,
+            self.profile.name(),
+            s.worlds,
+            if s.worlds_drawn > s.worlds {
+                format!(
+                    " kept of {} drawn (after {}, others bid {})",
+                    s.worlds_drawn,
+                    self.after.join(","),
+                    self.others_bid
+                )
+            } else {
+                String::new()
+            },
+        );
+        text += &format!("play: {}; seed {}\n\n", self.play, self.seed);
+        let dd = s.bids.iter().any(|b| b.dd_p_make.is_some());
+        text += &format!(
+            "{:<22} {:>6} {:>8} {:>17} {:>8} {:>6} {:>10}{}\n",
+            "bid",
+            "tricks",
+            "P(make)",
+            "95% interval",
+            "EV",
+            "±se",
+            "break-even",
+            if dd { "  DD P(make)" } else { "" }
+        );
+        for b in &s.bids {
+            let bid = self.profile.bid(b.id);
+            let mark = if s.recommended == Some(b.id) {
+                "  <- best"
+            } else if !b.callable {
+                "  (not callable here)"
+            } else {
+                ""
+            };
+            let needed = if bid.is_misere() {
+                "none".to_string()
+            } else {
+                b.tricks_needed.to_string()
+            };
+            text += &format!(
+                "{:<22} {:>6} {:>8} {:>17} {:>+8.3} {:>6.3} {:>10}{}{mark}\n",
+                bid.label(),
+                needed,
+                pct(b.p_make),
+                format!("{} to {}", pct(b.ci95.0), pct(b.ci95.1)),
+                b.ev,
+                b.ev_se,
+                pct(b.breakeven),
+                b.dd_p_make
+                    .map_or(String::new(), |p| format!("  {:>11}", pct(p))),
+            );
+        }
+        text += "\ndeclarer's tricks in its best trump contract:";
+        for (n, p) in s.tricks.iter().enumerate() {
+            text += &format!("  {n}: {}", pct(*p));
+        }
+        text += &format!(
+            "\n\nrecommended: {}\n",
+            s.recommended
+                .map_or("pass (no bid has a positive EV)".to_string(), |id| {
+                    self.profile.bid(id).label().to_string()
+                })
+        );
+        text
+    }
+}

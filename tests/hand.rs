@@ -1,0 +1,283 @@
+//! The hand evaluator against answers known exactly, and its invariants.
+
+use napsim::analysis::hand::worlds::WorldDealer;
+use napsim::analysis::hand::{HandQuery, HandTally, TooRare};
+use napsim::cards::{CardSet, parse_hand};
+use napsim::game::{Call, DealState, Uniform, play_out, settle_contract};
+use napsim::policy::pass::Pass;
+use napsim::policy::{BidPolicy, BidView, PlayPolicy, bid_policy, play_policy};
+use napsim::rng::{base_rng, block_streams};
+use napsim::rules::Profile;
+use napsim::sim::Progress;
+
+/// Debug builds (the checked test profile) run a tenth of the worlds.
+fn scaled(n: u64) -> u64 {
+    if cfg!(debug_assertions) { n / 10 } else { n }
+}
+
+fn hand(text: &str) -> CardSet {
+    parse_hand(text, 5).unwrap()
+}
+
+struct Setup {
+    profile: Profile,
+    others: Box<dyn BidPolicy>,
+    play: Box<dyn PlayPolicy>,
+    play_dd: bool,
+}
+
+impl Setup {
+    fn new(profile: &str, play: &str) -> Setup {
+        let profile = Profile::builtin(profile).unwrap();
+        Setup {
+            others: bid_policy("threshold", &profile).unwrap(),
+            play: play_policy(play, &profile).unwrap(),
+            play_dd: play == "dd",
+            profile,
+        }
+    }
+
+    fn query<'a>(
+        &'a self,
+        players: usize,
+        seat: usize,
+        cards: CardSet,
+        after: &'a [Call],
+    ) -> HandQuery<'a> {
+        HandQuery {
+            profile: &self.profile,
+            players,
+            seat,
+            hand: cards,
+            after,
+            others: self.others.as_ref(),
+            play: self.play.as_ref(),
+            play_dd: self.play_dd,
+            dd_column: true,
+        }
+    }
+}
+
+fn run(query: &HandQuery, worlds: u64, seed: u64) -> HandTally {
+    query
+        .run(worlds, seed, 2, &Progress::hidden())
+        .unwrap()
+        .expect("unconditioned worlds are never too rare")
+}
+
+#[test]
+fn ace_king_queen_of_trumps_always_makes_three_double_dummy() {
+    let setup = Setup::new("heather-1875", "dd");
+    for (i, text) in ["AS KS QS 7D 2C", "AH KH QH 2S 3S", "AD KD QD JC 9H"]
+        .iter()
+        .enumerate()
+    {
+        let query = setup.query(4, i, hand(text), &[]);
+        let tally = run(&query, scaled(20_000), 7 + i as u64);
+        let three = setup.profile.bid_id("three").unwrap().index();
+        assert_eq!(tally.bids[three].made, tally.worlds, "{text}");
+        assert_eq!(tally.bids[three].dd_made, tally.worlds, "{text}");
+    }
+}
+
+#[test]
+fn top_four_trumps_and_the_two_make_nap_at_the_exact_rate() {
+    // Nap fails only when one opponent holds five of the eight missing trumps:
+    // 3 * C(8,5) / C(47,5) = 168 / 1533939.
+    let setup = Setup::new("heather-1875", "dd");
+    let query = HandQuery {
+        dd_column: false,
+        ..setup.query(4, 0, hand("AS KS QS JS 2S"), &[])
+    };
+    let n = scaled(1_000_000);
+    let tally = run(&query, n, 2026);
+    let nap = setup.profile.bid_id("nap").unwrap().index();
+    let p = 1.0 - 168.0 / 1_533_939.0;
+    let estimate = tally.bids[nap].made as f64 / n as f64;
+    let se = (p * (1.0 - p) / n as f64).sqrt();
+    assert!(
+        (estimate - p).abs() <= 3.0 * se,
+        "estimate {estimate} vs {p} (se {se})"
+    );
+    // And the failures are exactly the five-trump holdings: the trick counts say so.
+    assert_eq!(tally.bids[nap].tricks[5], tally.bids[nap].made);
+    assert_eq!(tally.bids[nap].tricks[4], n - tally.bids[nap].made);
+}
+
+#[test]
+fn p_make_never_rises_with_the_tricks_bid_on_common_worlds() {
+    for play in ["heuristic", "dd"] {
+        let setup = Setup::new("encyclopedia", play);
+        let mut rng = base_rng(99);
+        for round in 0..12 {
+            let players = 3 + round % 5;
+            let dealt = napsim::game::Shuffler::new(&setup.profile, players).deal(0, &mut rng);
+            let cards = dealt.hands(players)[0];
+            let query = HandQuery {
+                dd_column: play != "dd",
+                ..setup.query(players, round % players, cards, &[])
+            };
+            // Six and seven players cost more per world (misère above all).
+            let worlds = if players <= 5 { 1_000 } else { 200 };
+            let tally = run(&query, scaled(worlds), round as u64);
+            let mut trick_bids: Vec<_> = setup
+                .profile
+                .bid_ids()
+                .filter(|&id| !setup.profile.bid(id).is_misere())
+                .collect();
+            trick_bids.sort_by_key(|&id| setup.profile.bid(id).tricks_needed());
+            for pair in trick_bids.windows(2) {
+                let (lower, higher) = (&tally.bids[pair[0].index()], &tally.bids[pair[1].index()]);
+                assert!(higher.made <= lower.made, "{play} {cards}: {pair:?}");
+                assert!(higher.dd_made <= lower.dd_made, "{play} {cards}: {pair:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn expected_units_follow_each_profiles_payouts() {
+    // pub-guide pays Nap 10 and charges 5; heather-1875 pays and charges 5. On the same worlds
+    // (same seed, same pack at four players) the makes agree and the EVs differ as the payouts.
+    let cards = hand("AH QH 9H 5H AC");
+    let mut results = Vec::new();
+    for name in ["pub-guide", "heather-1875"] {
+        let setup = Setup::new(name, "dd");
+        let query = setup.query(4, 0, cards, &[]);
+        let tally = run(&query, scaled(20_000), 5);
+        let summary = query.summarise(&tally);
+        let nap = setup.profile.bid_id("nap").unwrap();
+        results.push((
+            summary.bids[nap.index()].clone(),
+            tally.bids[nap.index()].made,
+        ));
+    }
+    let (pub_nap, pub_made) = &results[0];
+    let (heather_nap, heather_made) = &results[1];
+    assert_eq!(pub_made, heather_made);
+    let p = pub_nap.p_make;
+    assert!(p > 0.05 && p < 0.95, "a hand whose Nap is uncertain: {p}");
+    assert!((pub_nap.ev - 3.0 * (10.0 * p - 5.0 * (1.0 - p))).abs() < 1e-9);
+    assert!((heather_nap.ev - 3.0 * (5.0 * p - 5.0 * (1.0 - p))).abs() < 1e-9);
+    assert!((pub_nap.breakeven - 1.0 / 3.0).abs() < 1e-12);
+    assert!((heather_nap.breakeven - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn payouts_match_the_engines_settlement_on_every_profile() {
+    let mut rng = base_rng(3);
+    for name in napsim::rules::builtin_names() {
+        let profile = Profile::builtin(name).unwrap();
+        let players = profile.min_players().max(4).min(profile.max_players());
+        let play = play_policy("heuristic", &profile).unwrap();
+        let table = Uniform {
+            bid: &Pass,
+            play: play.as_ref(),
+        };
+        for id in profile.bid_ids() {
+            for _ in 0..20 {
+                let dealt = napsim::game::Shuffler::new(&profile, players).deal(0, &mut rng);
+                let floater = dealt.floater;
+                let mut state = DealState::declared(&profile, dealt.hands(players), floater, 1, id);
+                settle_contract(&mut state, &table, &mut rng);
+                play_out(&mut state, &table, &mut rng);
+                let settled = state.settlement().unwrap();
+                let bid = profile.bid(id);
+                assert_eq!(settled.bid, id);
+                assert_eq!(
+                    settled.units,
+                    bid.declarer_units(settled.made, players),
+                    "{name} {}",
+                    bid.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_thread_count_changes_nothing() {
+    let setup = Setup::new("heather-1875", "pimc:worlds=4");
+    let after = [Call::Pass];
+    let query = setup.query(4, 1, hand("AH KH 9H 7D 2C"), &after);
+    let one = query.run(200, 11, 1, &Progress::hidden()).unwrap();
+    let two = query.run(200, 11, 2, &Progress::hidden()).unwrap();
+    assert_eq!(one, two);
+    assert!(
+        one.unwrap().drawn > 200,
+        "passing eldest rejects some worlds"
+    );
+}
+
+#[test]
+fn kept_worlds_are_those_in_which_the_earlier_seats_make_the_calls() {
+    let setup = Setup::new("heather-1875", "heuristic");
+    let three = Call::Bid(setup.profile.bid_id("three").unwrap());
+    let after = [Call::Pass, three];
+    let query = setup.query(4, 2, hand("AS KS 9H 7D 2C"), &after);
+    let dealer = query.dealer();
+    let (mut deal_rng, mut policy_rng) = block_streams(1, 0);
+    let (mut kept, mut drawn) = (0, 0);
+    while kept < scaled(2_000) {
+        let world = dealer.draw(&mut deal_rng);
+        drawn += 1;
+        if !dealer.accepts(&world, &mut policy_rng) {
+            continue;
+        }
+        kept += 1;
+        // Every card dealt once, the evaluated hand in place.
+        let all = world.hands[..4].iter().fold(CardSet::EMPTY, |acc, &h| {
+            assert!((acc & h).is_empty());
+            acc | h
+        });
+        assert_eq!(all.count(), 20);
+        assert_eq!(world.hands[2], query.hand);
+        // The threshold bidder (deterministic) replays the kept calls.
+        let mut state = DealState::new(&setup.profile, 3, &world.hands[..4]);
+        for &call in &after {
+            assert_eq!(
+                setup.others.call(&BidView::new(&state), &mut base_rng(0)),
+                call
+            );
+            state.call(call).unwrap();
+        }
+    }
+    assert!(drawn > kept, "some worlds were rejected");
+    let _ = WorldDealer::conditioned(&dealer);
+}
+
+#[test]
+fn too_rare_calls_are_reported_not_sampled_forever() {
+    let setup = Setup {
+        others: bid_policy("pass", &Profile::default_profile()).unwrap(),
+        ..Setup::new("heather-1875", "heuristic")
+    };
+    let three = Call::Bid(setup.profile.bid_id("three").unwrap());
+    let after = [three];
+    let query = setup.query(4, 1, hand("AS KS 9H 7D 2C"), &after);
+    assert_eq!(query.pilot(1_000, 1), 0);
+    let (mut d, mut p) = block_streams(1, 0);
+    let tally = query.evaluate(5, &mut d, &mut p, 100, TooRare::Fail);
+    assert!(tally.too_rare);
+    let (mut d, mut p) = block_streams(1, 0);
+    let kept = query.evaluate(5, &mut d, &mut p, 100, TooRare::KeepLast);
+    assert!(!kept.too_rare);
+    assert_eq!((kept.worlds, kept.drawn), (5, 500));
+}
+
+#[test]
+fn lookahead_bids_what_its_hand_is_worth() {
+    let profile = Profile::default_profile();
+    let lookahead = bid_policy("lookahead:worlds=32", &profile).unwrap();
+    let call_for = |cards: &str| {
+        let others = ["2H 3H 4H 5H 6H", "2D 3D 4D 5D 6D", "2C 3C 4C 5C 6C"];
+        let hands: Vec<CardSet> = std::iter::once(cards).chain(others).map(hand).collect();
+        let state = DealState::new(&profile, 3, &hands);
+        lookahead.call(&BidView::new(&state), &mut base_rng(1))
+    };
+    let nap = Call::Bid(profile.bid_id("nap").unwrap());
+    assert_eq!(call_for("AS KS QS JS TS"), nap);
+    assert_eq!(call_for("9S 7H 8D 7C 8C"), Call::Pass);
+    let three = Call::Bid(profile.bid_id("three").unwrap());
+    assert_eq!(call_for("AS KS QS 7D 2C"), three);
+}

@@ -1,0 +1,294 @@
+//! `napsim hand` and the `lookahead` bid policy from the command line.
+
+use assert_cmd::Command;
+
+fn napsim() -> Command {
+    Command::cargo_bin("napsim").expect("the napsim binary")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = napsim().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Exit status 2, exactly one `error:` line containing `needle`, nothing on stdout.
+fn assert_bad(args: &[&str], needle: &str) {
+    let out = napsim().args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    assert!(
+        errors[0].contains(needle),
+        "{args:?}: '{needle}' not in {stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+    assert!(out.stdout.is_empty());
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+#[test]
+fn json_holds_every_field_and_only_json() {
+    let doc = json(&[
+        "hand",
+        "AS KS QS 7D 2C",
+        "--play",
+        "heuristic",
+        "--worlds",
+        "500",
+        "--seed",
+        "4",
+        "--json",
+        "--quiet",
+    ]);
+    for key in [
+        "hand",
+        "players",
+        "seat",
+        "profile",
+        "play",
+        "worlds",
+        "worlds_drawn",
+        "seed",
+        "tricks",
+        "bids",
+        "recommended",
+    ] {
+        assert!(doc.get(key).is_some(), "{key} missing from {doc}");
+    }
+    assert_eq!(doc["hand"], "AS KS QS 7D 2C");
+    assert_eq!(doc["worlds"], 500);
+    assert_eq!(doc["worlds_drawn"], 500);
+    assert_eq!(doc["profile"], "heather-1875");
+    let tricks: f64 = doc["tricks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!((tricks - 1.0).abs() < 1e-9);
+    let bids = doc["bids"].as_array().unwrap();
+    let names: Vec<&str> = bids.iter().map(|b| b["bid"].as_str().unwrap()).collect();
+    assert_eq!(names, ["three", "four", "nap", "wellington"]);
+    for bid in bids {
+        for key in [
+            "tricks_needed",
+            "p_make",
+            "ci95",
+            "ev",
+            "ev_se",
+            "breakeven",
+            "dd_p_make",
+        ] {
+            assert!(bid.get(key).is_some(), "{key} missing from {bid}");
+        }
+        let p = bid["p_make"].as_f64().unwrap();
+        let (lo, hi) = (
+            bid["ci95"][0].as_f64().unwrap(),
+            bid["ci95"][1].as_f64().unwrap(),
+        );
+        assert!(lo <= p && p <= hi);
+    }
+    // A K Q of trumps: Three is certain, so it is worth 3 from each of 3 opponents.
+    assert_eq!(bids[0]["p_make"], 1.0);
+    assert_eq!(bids[0]["ev"], 9.0);
+    assert_eq!(bids[0]["dd_p_make"], 1.0);
+}
+
+#[test]
+fn csv_has_one_row_per_bid_and_no_dd_leaves_the_column_empty() {
+    let text = stdout(&[
+        "hand",
+        "AH KH 9H 7D 2C",
+        "--play",
+        "heuristic",
+        "--worlds",
+        "300",
+        "--seed",
+        "4",
+        "--csv",
+        "--no-dd",
+        "--quiet",
+    ]);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    for column in [
+        "bid",
+        "p_make",
+        "ci95_low",
+        "ci95_high",
+        "ev",
+        "ev_se",
+        "breakeven",
+        "dd_p_make",
+        "recommended",
+    ] {
+        assert!(header.iter().any(|h| h == column), "{column} missing");
+    }
+    let dd = header.iter().position(|h| h == "dd_p_make").unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r[dd].is_empty()));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_whatever_the_threads() {
+    let run = |threads: &str| {
+        stdout(&[
+            "hand",
+            "QS 9S 7H 5D 3C",
+            "--seat",
+            "2",
+            "--after",
+            "pass,pass",
+            "--play",
+            "pimc:worlds=4",
+            "--worlds",
+            "150",
+            "--seed",
+            "8",
+            "--threads",
+            threads,
+            "--json",
+            "--quiet",
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let doc: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert!(doc["worlds_drawn"].as_u64().unwrap() > 150);
+}
+
+#[test]
+fn out_writes_the_file_and_nothing_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hand.json");
+    let printed = stdout(&[
+        "hand",
+        "AS KS QS 7D 2C",
+        "--play",
+        "heuristic",
+        "--worlds",
+        "100",
+        "--seed",
+        "1",
+        "--json",
+        "--quiet",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(printed.is_empty());
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(doc["recommended"], "three");
+}
+
+#[test]
+fn the_table_names_the_best_bid() {
+    let text = stdout(&[
+        "hand",
+        "AS KS QS JS TS",
+        "--play",
+        "heuristic",
+        "--worlds",
+        "200",
+        "--seed",
+        "1",
+        "--quiet",
+    ]);
+    assert!(text.contains("recommended: Nap"), "{text}");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_error_line() {
+    let base = ["hand", "--worlds", "10", "--seed", "1", "--quiet"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let cases: &[(&[&str], &str)] = &[
+        (&["AS KS QS JS"], "needs 5 cards"),
+        (&["AS KS QS JS JS"], "more than once"),
+        (&["AS KS QS JS 1S"], "1S"),
+        (&["AS KS QS JS 2S", "--players", "8"], "players"),
+        (&["AS KS QS JS 2S", "--seat", "4"], "--seat 4"),
+        (
+            &["AS KS QS JS 2S", "--seat", "1", "--after", "pass,pass"],
+            "exactly 1",
+        ),
+        (
+            &["AS KS QS JS 2S", "--seat", "2", "--after", "four,three"],
+            "impossible",
+        ),
+        (
+            &["AS KS QS JS 2S", "--seat", "1", "--after", "wellington"],
+            "impossible",
+        ),
+        (
+            &["AS KS QS JS 2S", "--seat", "1", "--after", "bonaparte"],
+            "not a call",
+        ),
+        (
+            &[
+                "AS KS QS JS 2S",
+                "--seat",
+                "1",
+                "--after",
+                "three",
+                "--others-bid",
+                "pass",
+            ],
+            "too rare",
+        ),
+        (
+            &["AS KS QS JS 2S", "--play", "nosuch"],
+            "unknown play policy",
+        ),
+        (
+            &["AS KS QS JS 2S", "--json", "--csv"],
+            "cannot be used with",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let args = with(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_bad(&args, needle);
+    }
+    assert_bad(&["hand", "AS KS QS JS 2S", "--worlds", "0"], "at least 1");
+}
+
+#[test]
+fn lookahead_bids_in_simulate() {
+    let text = stdout(&[
+        "simulate",
+        "--deals",
+        "300",
+        "--seed",
+        "2",
+        "--bid",
+        "lookahead:worlds=16",
+        "--play",
+        "heuristic",
+        "--quiet",
+        "--out",
+        "-",
+    ]);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let declared = header.iter().position(|h| h == "declared").unwrap();
+    let total: u64 = reader
+        .records()
+        .map(|r| r.unwrap()[declared].parse::<u64>().unwrap())
+        .sum();
+    assert!(
+        total > 0 && total < 300,
+        "some deals declared, some passed out: {total}"
+    );
+}
