@@ -188,8 +188,15 @@ impl HandReport<'_> {
         );
         text += &format!("play: {}; seed {}\n\n", self.play, self.seed);
         let dd = s.bids.iter().any(|b| b.dd_p_make.is_some());
+        let width = s
+            .bids
+            .iter()
+            .map(|b| self.profile.bid(b.id).label().chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(10);
         text += &format!(
-            "{:<22} {:>6} {:>8} {:>17} {:>8} {:>6} {:>10}{}\n",
+            "{:<width$} {:>6} {:>8} {:>17} {:>8} {:>6} {:>10}{}\n",
             "bid",
             "tricks",
             "P(make)",
@@ -214,7 +221,7 @@ impl HandReport<'_> {
                 b.tricks_needed.to_string()
             };
             text += &format!(
-                "{:<22} {:>6} {:>8} {:>17} {:>+8.3} {:>6.3} {:>10}{}{mark}\n",
+                "{:<width$} {:>6} {:>8} {:>17} {:>+8.3} {:>6.3} {:>10}{}{mark}\n",
                 bid.label(),
                 needed,
                 pct(b.p_make),
