@@ -1,6 +1,7 @@
 //! Analyses: each turns a configuration into integer tallies (through [`crate::sim`]) and the
 //! tallies into result rows.
 
+pub mod bid_table;
 pub mod deals;
 pub mod hand;
 pub mod replay;

@@ -33,6 +33,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// What a hand is worth as declarer, bid by bid: P(make), expected units, the best bid.
     Hand(HandArgs),
+    /// Per-bid success rates and expected values by hand class and seat, for strategy guides.
+    BidTable(BidTableArgs),
 }
 
 /// `napsim rules ...`.
@@ -140,6 +142,56 @@ pub struct SimulateArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `napsim bid-table`.
+#[derive(Debug, Args)]
+pub struct BidTableArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Deals: 1000000, 1_000_000 or 1e6.
+    #[arg(long, default_value = "1000000", value_parser = parse_count)]
+    pub deals: u64,
+    /// Play policy of every seat.
+    #[arg(long, value_name = "SPEC", default_value = "heuristic")]
+    pub play: String,
+    /// Seed (chosen, printed to stderr and recorded when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Hand classes: `classes` (guide-friendly features) or `exact` (hands up to a renaming of
+    /// the suits, for the `table` bid policy).
+    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "exact"])]
+    pub by: String,
+    /// Count the double-dummy P(make) on the first M deals only (default: all of them).
+    #[arg(long, value_name = "M", value_parser = parse_whole)]
+    pub dd_deals: Option<u64>,
+    /// Leave out classes with fewer hands than this (at a seat).
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_whole)]
+    pub min_hands: u64,
+    /// Write the CSV here (and its manifest to FILE.csv.meta.json).
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Write the Markdown tables here.
+    #[arg(long, value_name = "FILE.md")]
+    pub markdown: Option<PathBuf>,
+    /// Draw P(make) against trump length and honours here (SVG).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Parses a whole number (0 allowed): `1000`, `1_000` or `1e3`.
+pub fn parse_whole(text: &str) -> Result<u64, String> {
+    if text.trim().trim_start_matches('0').is_empty() && !text.trim().is_empty() {
+        return Ok(0);
+    }
+    parse_count(text)
 }
 
 /// The play policy `napsim hand` uses unless told otherwise.

@@ -5,7 +5,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::Failure;
-use super::args::{Cli, Command, DealArgs, HandArgs, RulesAction, SimulateArgs, SolveArgs};
+use super::args::{
+    BidTableArgs, Cli, Command, DealArgs, HandArgs, RulesAction, SimulateArgs, SolveArgs,
+};
+use crate::analysis::bid_table::{self, BidTableConfig, Scheme};
 use crate::analysis::deals::{DealsConfig, play_deals};
 use crate::analysis::hand::{self, HandQuery};
 use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, replay};
@@ -26,6 +29,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Simulate(args) => simulate_command(&cli.rules, args),
         Command::Solve(args) => solve_command(&cli.rules, args),
         Command::Hand(args) => hand_command(&cli.rules, args),
+        Command::BidTable(args) => bid_table_command(&cli.rules, args),
     }
 }
 
@@ -320,6 +324,131 @@ fn hand_command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
     match &args.out {
         Some(path) => write_file(path, &bytes),
         None => emit_bytes(&bytes),
+    }
+}
+
+fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.players)?;
+    let play = play_policy(&args.play, &profile)?;
+    let opener = bid_policy("threshold", &profile)?;
+    if args.plot.is_some() {
+        return Err(Failure::input("--plot is not implemented yet"));
+    }
+    for path in [&args.out, &args.markdown, &args.plot]
+        .into_iter()
+        .flatten()
+    {
+        check_writable_dir(path)?;
+    }
+    let seed = resolve_seed(args.seed);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let scheme = if args.by == "exact" {
+        Scheme::Exact
+    } else {
+        Scheme::Classes
+    };
+    let dd_deals = args.dd_deals.unwrap_or(args.deals).min(args.deals);
+    let config = BidTableConfig {
+        profile: &profile,
+        players: args.players,
+        deals: args.deals,
+        seed,
+        play: play.as_ref(),
+        play_dd: hand::is_dd_spec(&args.play),
+        dd_deals,
+        scheme,
+        opener: opener.as_ref(),
+    };
+    let progress = Progress::new(args.deals, "deals", args.quiet);
+    let start = Instant::now();
+    let tally = bid_table::bid_table(&config, threads, &progress).map_err(Failure::runtime)?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let rows = bid_table::rows(&tally, &config, args.min_hands);
+    // The command that reproduces the tables: resolved arguments, no paths or thread count.
+    let command = format!(
+        "napsim --rules {} bid-table --players {} --deals {} --play {} --seed {seed} --by {} \
+         --dd-deals {dd_deals} --min-hands {}",
+        profile.name(),
+        args.players,
+        args.deals,
+        shell_word(&args.play),
+        args.by,
+        args.min_hands
+    );
+    let doc = report::BidTableDoc {
+        command: &command,
+        profile: profile.name(),
+        play: &args.play,
+        deals: args.deals,
+        dd_deals,
+        min_hands: args.min_hands,
+        coverage: [(
+            args.players,
+            bid_table::coverage(&tally, args.players, args.min_hands),
+        )]
+        .into(),
+        bids: profile
+            .bids()
+            .iter()
+            .map(|b| (b.name().to_string(), b.label().to_string()))
+            .collect(),
+    };
+    let markdown = report::bid_table_markdown(&doc, &rows);
+    if let Some(path) = &args.out {
+        let csv = report::csv_bytes(&rows)
+            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+        let mut meta = Meta::new(
+            "bid-table",
+            &profile,
+            serde_json::json!({
+                "rules": rules_arg,
+                "players": args.players,
+                "deals": args.deals,
+                "seed": seed,
+                "threads": threads,
+                "play": args.play,
+                "by": args.by,
+                "dd_deals": dd_deals,
+                "min_hands": args.min_hands,
+                "command": command,
+                "out": path,
+            }),
+        );
+        meta.seed = seed;
+        meta.deals = args.deals;
+        meta.block_size = bid_table::BLOCK_SIZE;
+        meta.elapsed_seconds = elapsed;
+        write_file(path, &csv)?;
+        if !report::is_special_file(path) {
+            write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
+        }
+    }
+    if let Some(path) = &args.markdown {
+        write_file(path, markdown.as_bytes())?;
+    }
+    if args.out.is_none() && args.markdown.is_none() {
+        return emit(&markdown);
+    }
+    let shown = rows.len() / profile.bids().len().max(1);
+    eprintln!(
+        "{} deals in {elapsed:.2} s; {shown} (seat, class) rows shown",
+        args.deals
+    );
+    Ok(())
+}
+
+/// `text` as one shell word (single-quoted when it holds anything but plain characters).
+fn shell_word(text: &str) -> String {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_=:.,/".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 

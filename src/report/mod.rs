@@ -5,6 +5,7 @@
 //! the same directory, which is then renamed over the target, so an interrupted run never leaves
 //! a truncated table.
 
+mod bid_table;
 mod hand;
 mod meta;
 mod narrate;
@@ -12,6 +13,7 @@ mod record;
 mod solve;
 mod summary;
 
+pub use bid_table::{BidTableDoc, bid_table_markdown};
 pub use hand::HandReport;
 pub use meta::Meta;
 pub use narrate::narrate;

@@ -70,6 +70,19 @@ pub struct BidOutcomes {
     pub tricks: [u64; HAND_SIZE + 1],
 }
 
+impl BidOutcomes {
+    /// Adds `other`'s counts into these.
+    pub fn add(&mut self, other: &BidOutcomes) {
+        self.made += other.made;
+        self.dd_made += other.dd_made;
+        self.units += other.units;
+        self.units_sq += other.units_sq;
+        for (x, y) in self.tricks.iter_mut().zip(other.tricks) {
+            *x += y;
+        }
+    }
+}
+
 /// The integer tallies of an evaluation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HandTally {
@@ -91,14 +104,8 @@ impl Tally for HandTally {
         if self.bids.len() < other.bids.len() {
             self.bids.resize(other.bids.len(), BidOutcomes::default());
         }
-        for (a, b) in self.bids.iter_mut().zip(other.bids) {
-            a.made += b.made;
-            a.dd_made += b.dd_made;
-            a.units += b.units;
-            a.units_sq += b.units_sq;
-            for (x, y) in a.tricks.iter_mut().zip(b.tricks) {
-                *x += y;
-            }
+        for (a, b) in self.bids.iter_mut().zip(&other.bids) {
+            a.add(b);
         }
     }
 }
@@ -162,8 +169,9 @@ impl HandQuery<'_> {
         )
     }
 
-    /// Plays `world` once per bid, every bid's play drawing from the same stream (`seed`).
-    fn evaluate_world(&self, world: &World, seed: u64, outcomes: &mut [BidOutcomes]) {
+    /// Plays `world` (which must hold the hand at its seat) once per bid, every bid's play
+    /// drawing from the same stream (`seed`), and adds the outcomes to `outcomes` (one per bid).
+    pub fn evaluate_world(&self, world: &World, seed: u64, outcomes: &mut [BidOutcomes]) {
         let table = Uniform {
             bid: &Pass,
             play: self.play,
@@ -204,7 +212,7 @@ impl HandQuery<'_> {
             let made = bid.is_made(tricks);
             let units = bid.declarer_units(made, self.players);
             outcome.made += u64::from(made);
-            outcome.dd_made += u64::from(dd.is_some_and(|v| bid.is_made(v)));
+            outcome.dd_made += u64::from(self.dd_column && dd.is_some_and(|v| bid.is_made(v)));
             outcome.units += units;
             outcome.units_sq += (units * units) as u128;
             outcome.tricks[tricks as usize] += 1;

@@ -1,0 +1,174 @@
+//! Hand classes for the bid tables.
+//!
+//! - **Classes** (`--by classes`), for guides: the suit the hand would lead as trump (its
+//!   longest, ties to the one with the higher cards), the trump length, which of the trump
+//!   honours A K Q J T it holds, its side aces, side kings and voids. Label: `4 trumps A-Q-x-x,
+//!   1 side ace, 1 void`.
+//! - **Exact** (`--by exact`), for bots: the hand up to a renaming of the suits (the declarer's
+//!   lead chooses trump, so suits are interchangeable before the play). Label: the ranks of each
+//!   suit, longest suit first, suits separated by dots: `AK9.7.2`.
+
+use std::cmp::Reverse;
+
+use crate::cards::{CardSet, Rank, Suit};
+
+/// How hands are grouped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// Guide-friendly feature classes.
+    Classes,
+    /// Exact hands up to exchange of suits.
+    Exact,
+}
+
+/// The trump honours a class tracks, highest first.
+const HONOURS: [Rank; 5] = [Rank::Ace, Rank::King, Rank::Queen, Rank::Jack, Rank::Ten];
+
+/// A hand's class: a key that sorts and compares, with a readable label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Class(pub u64);
+
+impl Scheme {
+    /// The class of `hand`.
+    pub fn class(self, hand: CardSet) -> Class {
+        match self {
+            Scheme::Classes => feature_class(hand),
+            Scheme::Exact => exact_class(hand),
+        }
+    }
+
+    /// The label of `class`.
+    pub fn label(self, class: Class) -> String {
+        match self {
+            Scheme::Classes => feature_label(class),
+            Scheme::Exact => exact_label(class),
+        }
+    }
+
+    /// The name used on the command line and in manifests.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Classes => "classes",
+            Scheme::Exact => "exact",
+        }
+    }
+}
+
+/// The suit a hand would lead as trump: the longest, ties to the higher cards.
+pub fn trump_suit(hand: CardSet) -> Suit {
+    Suit::ALL
+        .into_iter()
+        .max_by_key(|&s| (hand.suit_len(s), lane(hand, s)))
+        .expect("four suits")
+}
+
+/// The 16-bit lane of `suit` (bit = rank value).
+fn lane(hand: CardSet, suit: Suit) -> u64 {
+    hand.of_suit(suit).0 >> (16 * suit as u32)
+}
+
+// Feature key layout: trump length (3 bits), honours held (5 bits, A = bit 4), side aces
+// (2 bits), side kings (2 bits), voids (2 bits).
+fn feature_class(hand: CardSet) -> Class {
+    let trump = trump_suit(hand);
+    let trumps = hand.of_suit(trump);
+    let mut honours = 0u64;
+    for (i, rank) in HONOURS.iter().enumerate() {
+        if trumps.contains(crate::cards::Card::new(*rank, trump)) {
+            honours |= 1 << (4 - i);
+        }
+    }
+    let side = hand - trumps;
+    let count = |rank: Rank| side.into_iter().filter(|c| c.rank() == rank).count() as u64;
+    let voids = Suit::ALL.iter().filter(|&&s| hand.suit_len(s) == 0).count() as u64;
+    let len = u64::from(trumps.count());
+    Class(len | honours << 3 | count(Rank::Ace) << 8 | count(Rank::King) << 10 | voids << 12)
+}
+
+fn feature_label(class: Class) -> String {
+    let key = class.0;
+    let len = (key & 7) as usize;
+    let honours = (key >> 3) & 31;
+    let mut cards: Vec<String> = HONOURS
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| honours & (1 << (4 - i)) != 0)
+        .map(|(_, r)| r.letter().to_string())
+        .collect();
+    while cards.len() < len {
+        cards.push("x".into());
+    }
+    let mut label = format!(
+        "{len} trump{} {}",
+        if len == 1 { "" } else { "s" },
+        cards.join("-")
+    );
+    for (count, one, many) in [
+        ((key >> 8) & 3, "side ace", "side aces"),
+        ((key >> 10) & 3, "side king", "side kings"),
+        ((key >> 12) & 3, "void", "voids"),
+    ] {
+        if count > 0 {
+            label += &format!(", {count} {}", if count == 1 { one } else { many });
+        }
+    }
+    label
+}
+
+// Exact key: the four suit lanes sorted (longest first, then higher cards), packed.
+fn exact_class(hand: CardSet) -> Class {
+    let mut lanes: Vec<u64> = Suit::ALL.iter().map(|&s| lane(hand, s)).collect();
+    lanes.sort_by_key(|&l| Reverse((l.count_ones(), l)));
+    Class(lanes.iter().fold(0, |key, &l| key << 16 | l))
+}
+
+fn exact_label(class: Class) -> String {
+    let suits: Vec<String> = (0..4)
+        .rev()
+        .map(|i| (class.0 >> (16 * i)) & 0xffff)
+        .filter(|&l| l != 0)
+        .map(|l| {
+            (2..=14u8)
+                .rev()
+                .filter(|v| l & (1 << v) != 0)
+                .map(|v| Rank::try_from_value(v).expect("a rank").letter())
+                .collect()
+        })
+        .collect();
+    suits.join(".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_hand;
+
+    fn hand(text: &str) -> CardSet {
+        parse_hand(text, 5).unwrap()
+    }
+
+    #[test]
+    fn feature_labels_read_as_a_guide_writes_them() {
+        let label = |t: &str| Scheme::Classes.label(Scheme::Classes.class(hand(t)));
+        assert_eq!(
+            label("AS QS 7S 3S AD"),
+            "4 trumps A-Q-x-x, 1 side ace, 2 voids"
+        );
+        assert_eq!(
+            label("AH JH TH KC 2D"),
+            "3 trumps A-J-T, 1 side king, 1 void"
+        );
+        assert_eq!(label("9S 7S 5H 3D 2C"), "2 trumps x-x");
+        // Ties between equally long suits go to the higher cards.
+        assert_eq!(label("KS 2S AH 3H 5C"), "2 trumps A-x, 1 side king, 1 void");
+    }
+
+    #[test]
+    fn exact_classes_ignore_suit_names_only() {
+        let class = |t: &str| Scheme::Exact.class(hand(t));
+        assert_eq!(class("AS KS 9S 7H 2C"), class("AD KD 9D 7C 2S"));
+        assert_ne!(class("AS KS 9S 7H 2C"), class("AS KS 9S 7H 3C"));
+        assert_eq!(Scheme::Exact.label(class("2C AS 7H KS 9S")), "AK9.7.2");
+        assert_eq!(Scheme::Exact.label(class("AS KS QS JS TS")), "AKQJT");
+    }
+}

@@ -1,0 +1,282 @@
+//! `napsim bid-table`: per-bid success rates and expected values by hand class and seat.
+//!
+//! Each deal is dealt fresh; every seat's hand is evaluated as a prospective declarer for every
+//! bid of the profile on that deal ([`HandQuery::evaluate_world`]: the same deal for every bid)
+//! and tallied under its class and seat. A seat counts only when every earlier seat passed
+//! under the opening bidder (the default threshold policy): its rows answer "the auction has
+//! reached me, all passed". The double-dummy makes are counted on the first `dd_deals` deals.
+//! Tallies are integers keyed by (seat, class) in ordered maps, so blocks merge exactly.
+
+pub mod classes;
+
+use std::collections::BTreeMap;
+
+use crate::game::{Call, DealState, Shuffler};
+use crate::policy::{BidPolicy, BidView, PlayPolicy};
+use crate::rng::next_u64;
+use crate::rules::Profile;
+use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+use crate::stats::{mean_se, wilson95};
+
+use super::hand::worlds::World;
+use super::hand::{BidOutcomes, HandQuery};
+pub use classes::{Class, Scheme};
+
+/// Deals per block. Part of the determinism contract: changing it changes the results.
+pub const BLOCK_SIZE: u64 = 4096;
+
+/// What to tabulate.
+pub struct BidTableConfig<'a> {
+    /// The rules.
+    pub profile: &'a Profile,
+    /// Table size.
+    pub players: usize,
+    /// Deals to play.
+    pub deals: u64,
+    /// The seed.
+    pub seed: u64,
+    /// The play policy of every seat.
+    pub play: &'a dyn PlayPolicy,
+    /// Every seat plays double dummy (solved rather than played).
+    pub play_dd: bool,
+    /// The double-dummy makes are counted on deals `0..dd_deals`.
+    pub dd_deals: u64,
+    /// How hands are grouped.
+    pub scheme: Scheme,
+    /// The bid policy deciding whether the earlier seats pass.
+    pub opener: &'a dyn BidPolicy,
+}
+
+/// The tallies of one (seat, class).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassTally {
+    /// Hands evaluated.
+    pub hands: u64,
+    /// Of those, on deals with the double-dummy count.
+    pub dd_hands: u64,
+    /// One entry per bid of the profile.
+    pub bids: Vec<BidOutcomes>,
+}
+
+/// The tallies of a bid table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BidTableTally {
+    /// Deals played.
+    pub deals: u64,
+    /// Per (seat, class).
+    pub classes: BTreeMap<(usize, Class), ClassTally>,
+}
+
+impl Tally for BidTableTally {
+    fn merge(&mut self, other: BidTableTally) {
+        self.deals += other.deals;
+        for (key, theirs) in other.classes {
+            let ours = self.classes.entry(key).or_default();
+            ours.hands += theirs.hands;
+            ours.dd_hands += theirs.dd_hands;
+            if ours.bids.len() < theirs.bids.len() {
+                ours.bids.resize(theirs.bids.len(), BidOutcomes::default());
+            }
+            for (a, b) in ours.bids.iter_mut().zip(&theirs.bids) {
+                a.add(b);
+            }
+        }
+    }
+}
+
+/// The deals of one block.
+pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTally {
+    let profile = config.profile;
+    let players = config.players;
+    let dealer = players - 1;
+    let bids = profile.bids().len();
+    let mut tally = BidTableTally {
+        deals: block.len,
+        ..BidTableTally::default()
+    };
+    let mut shuffler = Shuffler::new(profile, players);
+    for i in 0..block.len {
+        let number = block.index * BLOCK_SIZE + i;
+        // Every deal from a fresh shuffle, also under limited shuffling: deals are independent.
+        shuffler.reset();
+        let dealt = shuffler.deal(dealer, &mut block.deal_rng);
+        let world = World {
+            hands: dealt.hands,
+            floater: dealt.floater,
+        };
+        let dd = number < config.dd_deals;
+        let mut auction = DealState::new(profile, dealer, dealt.hands(players));
+        for seat in 0..players {
+            let hand = world.hands[seat];
+            let query = HandQuery {
+                profile,
+                players,
+                seat,
+                hand,
+                after: &[],
+                others: config.opener,
+                play: config.play,
+                play_dd: config.play_dd,
+                dd_column: dd,
+            };
+            let entry = tally
+                .classes
+                .entry((seat, config.scheme.class(hand)))
+                .or_insert_with(|| ClassTally {
+                    bids: vec![BidOutcomes::default(); bids],
+                    ..ClassTally::default()
+                });
+            entry.hands += 1;
+            entry.dd_hands += u64::from(dd);
+            let seed = next_u64(&mut block.policy_rng);
+            query.evaluate_world(&world, seed, &mut entry.bids);
+            // Later seats count only while everyone so far has passed.
+            let call = if auction.any_legal_bid() {
+                config
+                    .opener
+                    .call(&BidView::new(&auction), &mut block.policy_rng)
+            } else {
+                Call::Pass
+            };
+            if call != Call::Pass {
+                break;
+            }
+            auction.call_unchecked(Call::Pass);
+        }
+    }
+    tally
+}
+
+/// Runs the whole table on `threads` threads.
+pub fn bid_table(
+    config: &BidTableConfig,
+    threads: usize,
+    progress: &Progress,
+) -> Result<BidTableTally, PoolError> {
+    let plan = Plan {
+        total: config.deals,
+        block_size: BLOCK_SIZE,
+        seed: config.seed,
+    };
+    sim::run(plan, threads, progress, |block| {
+        bid_table_block(config, block)
+    })
+}
+
+/// One CSV row: a table size, seat, class and bid.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BidTableRow {
+    /// The profile's name.
+    pub profile: String,
+    /// Table size.
+    pub players: usize,
+    /// Position in the auction (0 = eldest).
+    pub seat: usize,
+    /// The class label.
+    pub class: String,
+    /// The bid's name.
+    pub bid: String,
+    /// Tricks needed (0 for misère).
+    pub tricks_needed: u8,
+    /// Hands of the class at the seat.
+    pub hands: u64,
+    /// P(make).
+    pub p_make: f64,
+    /// Wilson 95% interval.
+    pub ci95_low: f64,
+    /// Wilson 95% interval.
+    pub ci95_high: f64,
+    /// The declarer's expected units per deal if it bids it.
+    pub ev: f64,
+    /// Its standard error.
+    pub ev_se: f64,
+    /// The P(make) at which the bid breaks even.
+    pub breakeven: f64,
+    /// Hands with the double-dummy count.
+    pub dd_hands: u64,
+    /// Double-dummy P(make) (empty without the count).
+    pub dd_p_make: Option<f64>,
+    /// The class's best bid at this seat: the callable bid with the highest positive EV, or
+    /// `pass`.
+    pub best_bid: String,
+}
+
+/// The rows of a table: classes with at least `min_hands` hands, by seat, strongest class
+/// (highest best EV) first, bids in ladder order.
+pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> Vec<BidTableRow> {
+    let profile = config.profile;
+    let callable: Vec<bool> = profile
+        .bid_ids()
+        .map(|id| profile.bid(id).only_over().is_none())
+        .collect();
+    let mut classes: Vec<(&(usize, Class), &ClassTally, f64)> = tally
+        .classes
+        .iter()
+        .filter(|(_, t)| t.hands >= min_hands)
+        .map(|(key, t)| {
+            let best = t
+                .bids
+                .iter()
+                .map(|b| b.units as f64 / t.hands as f64)
+                .fold(f64::NEG_INFINITY, f64::max);
+            (key, t, best)
+        })
+        .collect();
+    classes.sort_by(|a, b| {
+        (a.0.0)
+            .cmp(&b.0.0)
+            .then(b.2.total_cmp(&a.2))
+            .then(a.0.1.cmp(&b.0.1))
+    });
+    let mut rows = Vec::new();
+    for ((seat, class), t, _) in classes {
+        let evs: Vec<f64> = t
+            .bids
+            .iter()
+            .map(|b| mean_se(t.hands, b.units, b.units_sq).map_or(0.0, |m| m.0))
+            .collect();
+        let best = (0..evs.len())
+            .filter(|&i| callable[i] && evs[i] > 0.0)
+            .fold(None::<usize>, |best, i| match best {
+                Some(j) if evs[j] >= evs[i] => Some(j),
+                _ => Some(i),
+            });
+        let best_bid = best.map_or("pass".to_string(), |i| profile.bids()[i].name().to_string());
+        for (id, b) in profile.bid_ids().zip(&t.bids) {
+            let bid = profile.bid(id);
+            let ci = wilson95(b.made, t.hands).unwrap_or((0.0, 1.0));
+            let (ev, ev_se) = mean_se(t.hands, b.units, b.units_sq).unwrap_or((0.0, 0.0));
+            rows.push(BidTableRow {
+                profile: profile.name().to_string(),
+                players: config.players,
+                seat: *seat,
+                class: config.scheme.label(*class),
+                bid: bid.name().to_string(),
+                tricks_needed: bid.tricks_needed(),
+                hands: t.hands,
+                p_make: b.made as f64 / t.hands as f64,
+                ci95_low: ci.0,
+                ci95_high: ci.1,
+                ev,
+                ev_se,
+                breakeven: bid.breakeven(config.players),
+                dd_hands: t.dd_hands,
+                dd_p_make: (t.dd_hands > 0).then(|| b.dd_made as f64 / t.dd_hands as f64),
+                best_bid: best_bid.clone(),
+            });
+        }
+    }
+    rows
+}
+
+/// Per seat: hands counted, and hands in classes too rare to show (fewer than `min_hands`).
+pub fn coverage(tally: &BidTableTally, players: usize, min_hands: u64) -> Vec<(u64, u64)> {
+    let mut seats = vec![(0, 0); players];
+    for ((seat, _), t) in &tally.classes {
+        seats[*seat].0 += t.hands;
+        if t.hands < min_hands {
+            seats[*seat].1 += t.hands;
+        }
+    }
+    seats
+}
