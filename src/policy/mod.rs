@@ -6,6 +6,7 @@
 //! | `pass` | bid | always passes |
 //! | `threshold[:BID=SCORE,...]` | bid | bids the highest legal bid whose hand-strength threshold the hand reaches ([`threshold`]) |
 //! | `always:bid=BID` | bid | eldest bids `BID`, everyone else passes: every deal is played |
+//! | `table:file=(FILE.csv)` | bid | bids from a `napsim bid-table --by exact` table: the legal bid with the highest positive expected units for its hand's class and seat, the threshold policy for classes the table lacks ([`table`]) |
 //! | `lookahead[:worlds=K,play=SPEC,others=SPEC]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units ([`lookahead`]) |
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
@@ -24,6 +25,7 @@ pub mod pimc;
 pub mod random;
 mod solved;
 pub mod spec;
+pub mod table;
 pub mod threshold;
 mod view;
 pub mod worlds;
@@ -94,7 +96,7 @@ pub trait PlayPolicy: Send + Sync + Any {
 }
 
 /// The bid policy names, for messages.
-pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead"];
+pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead", "table"];
 /// The play policy names, for messages.
 pub const PLAY_POLICIES: &[&str] = &["random", "heuristic", "pimc", "dd"];
 
@@ -109,6 +111,7 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
         "threshold" => Box::new(threshold::Threshold::from_spec(&spec, profile)?),
         "always" => Box::new(always::Always::from_spec(&spec, profile)?),
         "lookahead" => Box::new(lookahead::Lookahead::from_spec(&spec, profile)?),
+        "table" => Box::new(table::TableBids::from_spec(&spec, profile)?),
         _ => {
             return Err(SpecError::UnknownName {
                 kind: "bid",

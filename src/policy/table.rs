@@ -1,0 +1,107 @@
+//! `table:file=(FILE.csv)`: bids from a bid table made with `napsim bid-table --by exact`.
+//!
+//! The seat looks up its hand's exact class (its hand up to a renaming of the suits) for its
+//! table size and position in the auction, and calls the legal bid with the highest positive
+//! expected units in the table, or passes when none is positive. A hand whose class the table
+//! lacks bids with the default threshold policy.
+
+use std::collections::HashMap;
+
+use super::threshold::Threshold;
+use super::{BidPolicy, BidView, Spec, SpecError};
+use crate::analysis::bid_table::Scheme;
+use crate::game::Call;
+use crate::rng::SimRng;
+use crate::rules::{BidId, Profile};
+
+/// The table bidder.
+pub struct TableBids {
+    /// Per (players, seat, exact class label): each bid's expected units.
+    entries: HashMap<(usize, usize, String), Vec<(BidId, f64)>>,
+    fallback: Threshold,
+}
+
+/// One CSV row, as far as the policy reads it.
+#[derive(serde::Deserialize)]
+struct Row {
+    profile: String,
+    players: usize,
+    seat: usize,
+    class: String,
+    bid: String,
+    ev: f64,
+}
+
+impl TableBids {
+    /// Builds the policy from `table:file=(FILE.csv)`, reading the table for `profile`.
+    pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<TableBids, SpecError> {
+        spec.check_keys(&["file"])?;
+        let file = spec.get("file").ok_or_else(|| SpecError::Missing {
+            policy: "table".into(),
+            key: "file".into(),
+            hint: "a CSV from napsim bid-table --by exact, e.g. table:file=(tables/exact.csv)"
+                .into(),
+        })?;
+        let bad = |reason: String| SpecError::BadValue {
+            policy: "table".into(),
+            key: "file".into(),
+            value: file.to_string(),
+            reason,
+        };
+        let text =
+            std::fs::read_to_string(file).map_err(|e| bad(format!("cannot read it: {e}")))?;
+        let mut entries: HashMap<(usize, usize, String), Vec<(BidId, f64)>> = HashMap::new();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        for (line, row) in reader.deserialize::<Row>().enumerate() {
+            let row = row.map_err(|e| bad(format!("not a napsim bid-table CSV: {e}")))?;
+            let at = || format!("row {}", line + 2);
+            if row.profile != profile.name() {
+                return Err(bad(format!(
+                    "{}: the table is for profile {}, not {}",
+                    at(),
+                    row.profile,
+                    profile.name()
+                )));
+            }
+            if !row.class.chars().all(|c| "AKQJT98765432.".contains(c)) {
+                return Err(bad(format!(
+                    "{}: class '{}' is not an exact class: make the table with --by exact",
+                    at(),
+                    row.class
+                )));
+            }
+            let id = profile.bid_id(&row.bid).ok_or_else(|| {
+                bad(format!(
+                    "{}: no bid '{}' in profile {}",
+                    at(),
+                    row.bid,
+                    profile.name()
+                ))
+            })?;
+            entries
+                .entry((row.players, row.seat, row.class))
+                .or_default()
+                .push((id, row.ev));
+        }
+        Ok(TableBids {
+            entries,
+            fallback: Threshold::from_spec(&"threshold".parse().expect("a spec"), profile)?,
+        })
+    }
+}
+
+impl BidPolicy for TableBids {
+    fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
+        let class = Scheme::Exact.label(Scheme::Exact.class(view.hand()));
+        let Some(bids) = self.entries.get(&(view.players(), view.position(), class)) else {
+            return self.fallback.call(view, rng);
+        };
+        bids.iter()
+            .filter(|(id, ev)| *ev > 0.0 && view.is_legal(Call::Bid(*id)))
+            .fold(None::<(BidId, f64)>, |best, &(id, ev)| match best {
+                Some((_, b)) if b >= ev => best,
+                _ => Some((id, ev)),
+            })
+            .map_or(Call::Pass, |(id, _)| Call::Bid(id))
+    }
+}

@@ -1,0 +1,275 @@
+//! `napsim bid-table` and the `table` bid policy.
+
+use assert_cmd::Command;
+use napsim::cards::{CardSet, parse_hand};
+use napsim::game::{Call, DealState};
+use napsim::policy::{BidView, bid_policy};
+use napsim::rng::base_rng;
+use napsim::rules::Profile;
+
+fn napsim() -> Command {
+    Command::cargo_bin("napsim").expect("the napsim binary")
+}
+
+fn run(args: &[&str]) -> String {
+    let out = napsim().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn assert_bad(args: &[&str], needle: &str) {
+    let out = napsim().args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+    assert!(
+        errors[0].contains(needle),
+        "{args:?}: '{needle}' not in {stderr}"
+    );
+}
+
+/// Debug builds (the checked test profile) play a tenth of the deals.
+fn scaled(n: u64) -> String {
+    (if cfg!(debug_assertions) { n / 10 } else { n }).to_string()
+}
+
+type Rows = Vec<csv::StringRecord>;
+
+fn read_csv(path: &std::path::Path) -> (csv::StringRecord, Rows) {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    (header, reader.records().map(Result::unwrap).collect())
+}
+
+fn column(header: &csv::StringRecord, name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+/// The hand an exact class label stands for, suits given in the order S, H, D, C.
+fn hand_of_label(label: &str) -> String {
+    label
+        .split('.')
+        .zip(['S', 'H', 'D', 'C'])
+        .flat_map(|(ranks, suit)| ranks.chars().map(move |r| format!("{r}{suit}")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_csv_has_the_tidy_columns_and_reproduces_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = |name: &str| {
+        (
+            dir.path().join(format!("{name}.csv")),
+            dir.path().join(format!("{name}.md")),
+        )
+    };
+    let deals = scaled(20_000);
+    for (name, threads) in [("a", "1"), ("b", "2")] {
+        let (csv, md) = files(name);
+        run(&[
+            "bid-table",
+            "--deals",
+            &deals,
+            "--dd-deals",
+            "2000",
+            "--seed",
+            "5",
+            "--min-hands",
+            "20",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            csv.to_str().unwrap(),
+            "--markdown",
+            md.to_str().unwrap(),
+        ]);
+    }
+    let (a_csv, a_md) = files("a");
+    let (b_csv, b_md) = files("b");
+    assert_eq!(
+        std::fs::read(&a_csv).unwrap(),
+        std::fs::read(&b_csv).unwrap()
+    );
+    assert_eq!(std::fs::read(&a_md).unwrap(), std::fs::read(&b_md).unwrap());
+    let (header, rows) = read_csv(&a_csv);
+    let wanted = "profile,players,seat,class,bid,hands,p_make,ci95_low,ci95_high,ev,ev_se,breakeven,dd_p_make,best_bid";
+    for name in wanted.split(',') {
+        column(&header, name);
+    }
+    assert!(!rows.is_empty());
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("a.csv.meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["seed"], 5);
+    let command = meta["arguments"]["command"].as_str().unwrap();
+    assert!(std::fs::read_to_string(&a_md).unwrap().contains(command));
+    // Seat 0 is always counted; later seats only after passes, so they count fewer hands.
+    let (seat, hands, bid) = (
+        column(&header, "seat"),
+        column(&header, "hands"),
+        column(&header, "bid"),
+    );
+    let total = |s: &str| -> u64 {
+        rows.iter()
+            .filter(|r| &r[seat] == s && &r[bid] == "three")
+            .map(|r| r[hands].parse::<u64>().unwrap())
+            .sum()
+    };
+    assert!(total("3") < total("0"));
+}
+
+#[test]
+fn a_class_row_agrees_with_napsim_hand_on_that_class() {
+    // Peep Nap at three players plays a 20-card pack, so exact classes are common enough.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("exact.csv");
+    run(&[
+        "--rules",
+        "peep-nap",
+        "bid-table",
+        "--players",
+        "3",
+        "--by",
+        "exact",
+        "--deals",
+        &scaled(300_000),
+        "--dd-deals",
+        "0",
+        "--min-hands",
+        "1",
+        "--seed",
+        "9",
+        "--quiet",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    let (header, rows) = read_csv(&csv);
+    let (seat, class, hands, p, bid) = (
+        column(&header, "seat"),
+        column(&header, "class"),
+        column(&header, "hands"),
+        column(&header, "p_make"),
+        column(&header, "bid"),
+    );
+    // The seat-0 class whose least certain bid is closest to even, among well-filled ones.
+    let min_hands = if cfg!(debug_assertions) { 30 } else { 300 };
+    let chosen = rows
+        .iter()
+        .filter(|r| &r[seat] == "0" && r[hands].parse::<u64>().unwrap() >= min_hands)
+        .min_by(|a, b| {
+            let d = |r: &csv::StringRecord| (r[p].parse::<f64>().unwrap() - 0.5).abs();
+            d(a).total_cmp(&d(b))
+        })
+        .expect("a well-filled class");
+    let label = chosen[class].to_string();
+    let n_table: f64 = chosen[hands].parse().unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&run(&[
+        "--rules",
+        "peep-nap",
+        "hand",
+        &hand_of_label(&label),
+        "--players",
+        "3",
+        "--play",
+        "heuristic",
+        "--worlds",
+        &scaled(100_000),
+        "--no-dd",
+        "--seed",
+        "2",
+        "--json",
+        "--quiet",
+    ]))
+    .unwrap();
+    let n_hand = doc["worlds"].as_f64().unwrap();
+    for row in rows.iter().filter(|r| &r[seat] == "0" && r[class] == label) {
+        let evaluated = doc["bids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["bid"] == row[bid])
+            .unwrap();
+        let (pt, ph) = (
+            row[p].parse::<f64>().unwrap(),
+            evaluated["p_make"].as_f64().unwrap(),
+        );
+        let pooled = (pt * n_table + ph * n_hand) / (n_table + n_hand);
+        let se = (pooled * (1.0 - pooled) * (1.0 / n_table + 1.0 / n_hand)).sqrt();
+        assert!(
+            (pt - ph).abs() <= 3.5 * se + 1e-12,
+            "class {label}, {}: table {pt} vs hand {ph} (se {se})",
+            &row[bid]
+        );
+    }
+}
+
+#[test]
+fn the_table_policy_bids_from_an_exact_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    let header = "profile,players,seat,class,bid,tricks_needed,hands,p_make,ci95_low,ci95_high,ev,ev_se,breakeven,dd_hands,dd_p_make,best_bid";
+    let rows = [
+        "heather-1875,4,0,AKQJT,three,3,10,1,0.7,1,9,0,0.5,0,,nap",
+        "heather-1875,4,0,AKQJT,four,4,10,1,0.7,1,12,0,0.5,0,,nap",
+        "heather-1875,4,0,AKQJT,nap,5,10,1,0.7,1,15,0,0.5,0,,nap",
+        "heather-1875,4,0,AKQJT,wellington,5,10,1,0.7,1,30,0,0.5,0,,nap",
+        "heather-1875,4,0,AK.Q.J.T,three,3,10,0.4,0.1,0.7,-1,0,0.5,0,,pass",
+    ];
+    std::fs::write(&path, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+    let profile = Profile::default_profile();
+    let spec = format!("table:file=({})", path.display());
+    let policy = bid_policy(&spec, &profile).unwrap();
+    let threshold = bid_policy("threshold", &profile).unwrap();
+    let call_for = |policy: &dyn napsim::policy::BidPolicy, cards: &str| {
+        let others = ["2H 3H 4H 5H 6H", "2D 3D 4D 5D 6D", "2C 3C 4C 5C 7C"];
+        let hands: Vec<CardSet> = std::iter::once(cards)
+            .chain(others)
+            .map(|h| parse_hand(h, 5).unwrap())
+            .collect();
+        let state = DealState::new(&profile, 3, &hands);
+        policy.call(&BidView::new(&state), &mut base_rng(1))
+    };
+    // Wellington has the best EV but is not callable first: Nap is the best legal bid.
+    let nap = Call::Bid(profile.bid_id("nap").unwrap());
+    assert_eq!(call_for(policy.as_ref(), "AD KD QD JD TD"), nap);
+    // A class whose every bid loses: pass, where the threshold bidder would bid.
+    assert_eq!(call_for(policy.as_ref(), "AS KS QH JD TC"), Call::Pass);
+    // A class the table lacks: the threshold policy's call.
+    for hand in ["AS KS QS 7D 8C", "9S 8S 7H 8D 9C"] {
+        assert_eq!(
+            call_for(policy.as_ref(), hand),
+            call_for(threshold.as_ref(), hand)
+        );
+    }
+    // And it runs in a simulation.
+    let out = run(&[
+        "simulate", "--deals", "2000", "--seed", "1", "--bid", &spec, "--quiet",
+    ]);
+    assert!(out.contains("table:file="));
+}
+
+#[test]
+fn bad_input_exits_2() {
+    assert_bad(&["bid-table", "--by", "suits"], "invalid value");
+    assert_bad(&["bid-table", "--players", "9"], "players");
+    assert_bad(&["bid-table", "--deals", "0"], "at least 1");
+    assert_bad(&["bid-table", "--play", "nosuch"], "unknown play policy");
+    assert_bad(
+        &["simulate", "--bid", "table:file=(/nonexistent/t.csv)"],
+        "cannot read",
+    );
+    assert_bad(
+        &["simulate", "--bid", "table"],
+        "needs the parameter 'file'",
+    );
+}
