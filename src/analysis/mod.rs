@@ -7,3 +7,4 @@ pub mod hand;
 pub mod replay;
 pub mod simulate;
 pub mod solve;
+pub mod thresholds;

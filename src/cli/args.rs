@@ -35,6 +35,9 @@ pub enum Command {
     Hand(HandArgs),
     /// Per-bid success rates and expected values by hand class and seat, for strategy guides.
     BidTable(BidTableArgs),
+    /// Sweep the threshold bid policy: the expected units per deal of bidding each bid from
+    /// each hand strength, and the best strength to bid it from.
+    Thresholds(ThresholdsArgs),
 }
 
 /// `napsim rules ...`.
@@ -181,6 +184,36 @@ pub struct BidTableArgs {
     /// Draw P(make) against trump length and honours here (SVG).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `napsim thresholds`.
+#[derive(Debug, Args)]
+pub struct ThresholdsArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Deals: 1000000, 1_000_000 or 1e6.
+    #[arg(long, default_value = "1000000", value_parser = parse_count)]
+    pub deals: u64,
+    /// Play policy of every seat.
+    #[arg(long, value_name = "SPEC", default_value = "heuristic")]
+    pub play: String,
+    /// Seed (chosen, printed to stderr and recorded when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// The bidder's position in the auction (0 = eldest); later seats count the deals in which
+    /// every earlier seat passed under the threshold bidder.
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    /// Write one CSV row per bid and threshold here (and the manifest to FILE.csv.meta.json).
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::Failure;
 use super::args::{
     BidTableArgs, Cli, Command, DealArgs, HandArgs, RulesAction, SimulateArgs, SolveArgs,
+    ThresholdsArgs,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, Scheme};
 use crate::analysis::deals::{DealsConfig, play_deals};
@@ -14,6 +15,7 @@ use crate::analysis::hand::{self, HandQuery};
 use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, replay};
 use crate::analysis::simulate::{self, SimulateConfig};
 use crate::analysis::solve;
+use crate::analysis::thresholds;
 use crate::cards::{Suit, parse_deal};
 use crate::game::Table;
 use crate::policy::{bid_policy, play_policy};
@@ -30,6 +32,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Solve(args) => solve_command(&cli.rules, args),
         Command::Hand(args) => hand_command(&cli.rules, args),
         Command::BidTable(args) => bid_table_command(&cli.rules, args),
+        Command::Thresholds(args) => thresholds_command(&cli.rules, args),
     }
 }
 
@@ -438,6 +441,117 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
         args.deals
     );
     Ok(())
+}
+
+fn thresholds_command(rules_arg: &str, args: ThresholdsArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.players)?;
+    if args.seat >= args.players {
+        return Err(Failure::input(format!(
+            "--seat {} is not a position in the auction: 0 (eldest) to {}",
+            args.seat,
+            args.players - 1
+        )));
+    }
+    let play = play_policy(&args.play, &profile)?;
+    let opener = bid_policy("threshold", &profile)?;
+    if let Some(path) = args.out.as_deref().filter(|p| *p != Path::new("-")) {
+        check_writable_dir(path)?;
+    }
+    let seed = resolve_seed(args.seed);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = BidTableConfig {
+        profile: &profile,
+        players: args.players,
+        deals: args.deals,
+        seed,
+        play: play.as_ref(),
+        play_dd: hand::is_dd_spec(&args.play),
+        dd_deals: 0,
+        scheme: Scheme::Strength,
+        opener: opener.as_ref(),
+    };
+    let progress = Progress::new(args.deals, "deals", args.quiet);
+    let start = Instant::now();
+    let tally = bid_table::bid_table(&config, threads, &progress).map_err(Failure::runtime)?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let (rows, bests) = thresholds::sweep(&tally, &profile, args.players, args.seat);
+    let mut text = format!(
+        "{} | {} players | seat {} | play {} | seed {seed} | {} deals\n\n",
+        profile.name(),
+        args.players,
+        args.seat,
+        args.play,
+        args.deals
+    );
+    text += &format!(
+        "{:<28} {:>9} {:>13} {:>20}\n",
+        "bid", "bid from", "95% range", "EV/deal ± se"
+    );
+    for best in &bests {
+        let label = profile
+            .bid_by_name(&best.bid)
+            .map_or(best.bid.as_str(), |b| b.label());
+        let from = if best.never {
+            "never".to_string()
+        } else {
+            format!(
+                "{} {}",
+                best.score.replace("strength", "").trim(),
+                best.threshold
+            )
+            .trim()
+            .to_string()
+        };
+        text += &format!(
+            "{:<28} {:>9} {:>13} {:>+12.4} ± {:.4}\n",
+            label,
+            from,
+            format!("{}-{}", best.interval.0, best.interval.1),
+            best.ev.0,
+            best.ev.1
+        );
+    }
+    text += "\nScores: the threshold policy's trick strength (2 per trump, trump A 4, K 3, Q 2, \
+             J 1, side A 3, side K 1;\nbest suit as trump), its misère strength for misère bids. \
+             Each bid is swept alone: bid it when the\nscore reaches the threshold, else pass. \
+             'bid from' maximises expected units per deal reaching the\nseat; the range holds \
+             every threshold not significantly worse (paired on the same deals, 95%).\n";
+    if args.out.as_deref() == Some(Path::new("-")) {
+        eprint!("{text}");
+        let csv = report::csv_bytes(&rows)
+            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+        return emit_bytes(&csv);
+    }
+    if let Some(path) = &args.out {
+        let csv = report::csv_bytes(&rows)
+            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+        let mut meta = Meta::new(
+            "thresholds",
+            &profile,
+            serde_json::json!({
+                "rules": rules_arg,
+                "players": args.players,
+                "deals": args.deals,
+                "seed": seed,
+                "threads": threads,
+                "play": args.play,
+                "seat": args.seat,
+                "out": path,
+            }),
+        );
+        meta.seed = seed;
+        meta.deals = args.deals;
+        meta.block_size = bid_table::BLOCK_SIZE;
+        meta.elapsed_seconds = elapsed;
+        write_file(path, &csv)?;
+        if !report::is_special_file(path) {
+            write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
+        }
+    }
+    emit(&text)
 }
 
 /// `text` as one shell word (single-quoted when it holds anything but plain characters).

@@ -11,6 +11,7 @@
 use std::cmp::Reverse;
 
 use crate::cards::{CardSet, Rank, Suit};
+use crate::policy::threshold;
 
 /// How hands are grouped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub enum Scheme {
     Classes,
     /// Exact hands up to exchange of suits.
     Exact,
+    /// The threshold policy's scores: trick strength and misère strength (`napsim thresholds`).
+    Strength,
 }
 
 /// The trump honours a class tracks, highest first.
@@ -34,6 +37,10 @@ impl Scheme {
         match self {
             Scheme::Classes => feature_class(hand),
             Scheme::Exact => exact_class(hand),
+            Scheme::Strength => Class(
+                u64::from(threshold::strength(hand).0)
+                    | u64::from(threshold::misere_strength(hand)) << 8,
+            ),
         }
     }
 
@@ -42,7 +49,22 @@ impl Scheme {
         match self {
             Scheme::Classes => feature_label(class),
             Scheme::Exact => exact_label(class),
+            Scheme::Strength => format!(
+                "strength {}, misère strength {}",
+                Scheme::trick_score(class),
+                Scheme::misere_score(class)
+            ),
         }
+    }
+
+    /// The trick strength of a [`Scheme::Strength`] class.
+    pub fn trick_score(class: Class) -> u32 {
+        (class.0 & 0xff) as u32
+    }
+
+    /// The misère strength of a [`Scheme::Strength`] class.
+    pub fn misere_score(class: Class) -> u32 {
+        (class.0 >> 8 & 0xff) as u32
     }
 
     /// The name used on the command line and in manifests.
@@ -50,6 +72,7 @@ impl Scheme {
         match self {
             Scheme::Classes => "classes",
             Scheme::Exact => "exact",
+            Scheme::Strength => "strength",
         }
     }
 }

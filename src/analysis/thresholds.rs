@@ -1,0 +1,175 @@
+//! `napsim thresholds`: the threshold bid policy's parameters swept on common deals.
+//!
+//! Hands are tallied by their threshold scores ([`Scheme::Strength`]) with every bid evaluated
+//! on every deal ([`crate::analysis::bid_table`]). For a bid and a threshold `v`, the rule
+//! "at this seat, with everyone before passing, bid it when the score reaches `v`" earns per
+//! deal the units of the hands scoring `v` or more, summed and divided by the deals that reached
+//! the seat. The best `v` maximises that; its interval holds every `v` whose paired difference
+//! from the best (the same deals) is within 1.96 standard errors. Trick bids use the trick
+//! strength, misère bids the misère strength.
+
+use std::collections::BTreeMap;
+
+use super::bid_table::{BidTableTally, Scheme};
+use crate::rules::Profile;
+
+/// One row: a bid and a threshold value.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ThresholdRow {
+    /// The profile's name.
+    pub profile: String,
+    /// Table size.
+    pub players: usize,
+    /// Position in the auction (0 = eldest).
+    pub seat: usize,
+    /// The bid's name.
+    pub bid: String,
+    /// The score the hand must reach (one above the highest score seen: never bid).
+    pub threshold: u32,
+    /// Deals that reached the seat.
+    pub deals: u64,
+    /// Of those, hands at or above the threshold (which bid).
+    pub bidding: u64,
+    /// Units per deal that reached the seat.
+    pub ev_per_deal: f64,
+    /// Its standard error.
+    pub ev_se: f64,
+    /// 95% interval.
+    pub ci95_low: f64,
+    /// 95% interval.
+    pub ci95_high: f64,
+    /// Whether this threshold maximises the EV.
+    pub best: bool,
+    /// Whether its EV is within the 95% paired interval of the best one's.
+    pub near_best: bool,
+}
+
+/// Per bid: the EV-maximising threshold and its interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestThreshold {
+    /// The bid's name.
+    pub bid: String,
+    /// Trick bids: "strength"; misère: "misère strength".
+    pub score: &'static str,
+    /// The best threshold.
+    pub threshold: u32,
+    /// The lowest and highest thresholds not significantly worse.
+    pub interval: (u32, u32),
+    /// The best threshold's EV per deal and its standard error.
+    pub ev: (f64, f64),
+    /// Whether the best is "never bid" (one above every score seen).
+    pub never: bool,
+}
+
+/// Sums per score.
+#[derive(Clone, Copy, Default)]
+struct Bucket {
+    hands: u64,
+    units: i64,
+    units_sq: u128,
+}
+
+/// Mean and standard error of per-deal values whose sum and sum of squares are given.
+fn mean_se(n: u64, sum: i64, sum_sq: u128) -> (f64, f64) {
+    crate::stats::mean_se(n, sum, sum_sq).unwrap_or((0.0, 0.0))
+}
+
+/// The rows of every bid at `seat` and each bid's best threshold.
+pub fn sweep(
+    tally: &BidTableTally,
+    profile: &Profile,
+    players: usize,
+    seat: usize,
+) -> (Vec<ThresholdRow>, Vec<BestThreshold>) {
+    let mut rows = Vec::new();
+    let mut bests = Vec::new();
+    for (index, id) in profile.bid_ids().enumerate() {
+        let bid = profile.bid(id);
+        let misere = bid.is_misere();
+        let mut buckets: BTreeMap<u32, Bucket> = BTreeMap::new();
+        let mut deals = 0;
+        for ((s, class), t) in &tally.classes {
+            if *s != seat {
+                continue;
+            }
+            let score = if misere {
+                Scheme::misere_score(*class)
+            } else {
+                Scheme::trick_score(*class)
+            };
+            let b = buckets.entry(score).or_default();
+            let o = &t.bids[index];
+            b.hands += t.hands;
+            b.units += o.units;
+            b.units_sq += o.units_sq;
+            deals += t.hands;
+        }
+        if deals == 0 {
+            continue;
+        }
+        let top = buckets.keys().next_back().copied().unwrap_or(0) + 1;
+        // Cumulative sums from the top score down: the hands that bid at threshold v.
+        let mut at_or_above: Vec<Bucket> = vec![Bucket::default(); top as usize + 2];
+        for v in (0..=top).rev() {
+            let mut sum = at_or_above[v as usize + 1];
+            if let Some(b) = buckets.get(&v) {
+                sum.hands += b.hands;
+                sum.units += b.units;
+                sum.units_sq += b.units_sq;
+            }
+            at_or_above[v as usize] = sum;
+        }
+        let ev = |v: u32| {
+            mean_se(
+                deals,
+                at_or_above[v as usize].units,
+                at_or_above[v as usize].units_sq,
+            )
+        };
+        let best = (0..=top)
+            .max_by(|&a, &b| ev(a).0.total_cmp(&ev(b).0).then(b.cmp(&a)))
+            .expect("thresholds");
+        // Paired: the difference between v and the best is the units of the hands between.
+        let near = |v: u32| {
+            let (lo, hi) = (v.min(best), v.max(best));
+            let (a, b) = (at_or_above[lo as usize], at_or_above[hi as usize]);
+            let (mean, se) = mean_se(deals, a.units - b.units, a.units_sq - b.units_sq);
+            mean.abs() <= 1.96 * se || v == best
+        };
+        let near_set: Vec<u32> = (0..=top).filter(|&v| near(v)).collect();
+        for v in 0..=top {
+            let (mean, se) = ev(v);
+            rows.push(ThresholdRow {
+                profile: profile.name().to_string(),
+                players,
+                seat,
+                bid: bid.name().to_string(),
+                threshold: v,
+                deals,
+                bidding: at_or_above[v as usize].hands,
+                ev_per_deal: mean,
+                ev_se: se,
+                ci95_low: mean - 1.96 * se,
+                ci95_high: mean + 1.96 * se,
+                best: v == best,
+                near_best: near_set.contains(&v),
+            });
+        }
+        bests.push(BestThreshold {
+            bid: bid.name().to_string(),
+            score: if misere {
+                "misère strength"
+            } else {
+                "strength"
+            },
+            threshold: best,
+            interval: (
+                *near_set.first().expect("the best"),
+                *near_set.last().expect("the best"),
+            ),
+            ev: ev(best),
+            never: best == top,
+        });
+    }
+    (rows, bests)
+}

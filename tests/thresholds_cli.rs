@@ -1,0 +1,122 @@
+//! `napsim thresholds`.
+
+use assert_cmd::Command;
+
+fn run(args: &[&str]) -> String {
+    let out = Command::cargo_bin("napsim")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn scaled(n: u64) -> String {
+    (if cfg!(debug_assertions) { n / 10 } else { n }).to_string()
+}
+
+fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            header
+                .iter()
+                .map(String::from)
+                .zip(r.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_sweep_marks_the_best_threshold_and_agrees_with_always_bidding() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    let deals = scaled(200_000);
+    let summary = run(&[
+        "thresholds",
+        "--deals",
+        &deals,
+        "--seed",
+        "3",
+        "--quiet",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(summary.contains("Three"), "{summary}");
+    let rows = records(&std::fs::read_to_string(&path).unwrap());
+    let f = |r: &std::collections::HashMap<String, String>, k: &str| r[k].parse::<f64>().unwrap();
+    for bid in ["three", "four", "nap", "wellington"] {
+        let of_bid: Vec<_> = rows.iter().filter(|r| r["bid"] == bid).collect();
+        let best: Vec<_> = of_bid.iter().filter(|r| r["best"] == "true").collect();
+        assert_eq!(best.len(), 1, "{bid}");
+        let top = of_bid
+            .iter()
+            .map(|r| f(r, "ev_per_deal"))
+            .fold(f64::MIN, f64::max);
+        assert_eq!(f(best[0], "ev_per_deal"), top);
+        // Never bidding (the highest threshold) earns nothing; raising the threshold never
+        // adds bidders.
+        let last = of_bid.last().unwrap();
+        assert_eq!((f(last, "bidding"), f(last, "ev_per_deal")), (0.0, 0.0));
+        for pair in of_bid.windows(2) {
+            assert!(f(pair[1], "bidding") <= f(pair[0], "bidding"));
+        }
+    }
+    // Threshold 0 for Three means eldest always bids Three: the same quantity as `simulate`
+    // with `always:bid=three` (its EV per declared deal), on other deals.
+    let always = rows
+        .iter()
+        .find(|r| r["bid"] == "three" && r["threshold"] == "0")
+        .unwrap();
+    let sim = run(&[
+        "simulate",
+        "--deals",
+        &deals,
+        "--seed",
+        "4",
+        "--bid",
+        "always:bid=three",
+        "--quiet",
+        "--out",
+        "-",
+    ]);
+    let three = records(&sim)
+        .into_iter()
+        .find(|r| r["bid"] == "three")
+        .unwrap();
+    let (a, a_se) = (f(always, "ev_per_deal"), f(always, "ev_se"));
+    let (b, b_se) = (f(&three, "ev_declarer"), f(&three, "ev_declarer_se"));
+    assert!(
+        (a - b).abs() <= 4.0 * (a_se * a_se + b_se * b_se).sqrt(),
+        "{a} ± {a_se} vs {b} ± {b_se}"
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let once = |threads: &str| {
+        run(&[
+            "thresholds",
+            "--deals",
+            &scaled(20_000),
+            "--seed",
+            "8",
+            "--seat",
+            "1",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            "-",
+        ])
+    };
+    assert_eq!(once("1"), once("2"));
+}
