@@ -243,7 +243,62 @@ fn kept_worlds_are_those_in_which_the_earlier_seats_make_the_calls() {
         }
     }
     assert!(drawn > kept, "some worlds were rejected");
-    let _ = WorldDealer::conditioned(&dealer);
+    assert!(dealer.conditioned());
+}
+
+#[test]
+fn conditioning_keeps_the_real_deals_of_every_profiles_auctions() {
+    // Deal as the engine does, run the real auction, then check that the worlds of every later
+    // seat, conditioned on the calls before it, keep the real deal (floater, spare hand, peeks
+    // and all). Purchase Nap's hands are taken after buying, as `napsim hand` models them.
+    let mut rng = base_rng(17);
+    for name in napsim::rules::builtin_names() {
+        let profile = Profile::builtin(name).unwrap();
+        let threshold = bid_policy("threshold", &profile).unwrap();
+        for players in profile.min_players()..=profile.max_players() {
+            let mut shuffler = napsim::game::Shuffler::new(&profile, players);
+            for _ in 0..if cfg!(debug_assertions) { 30 } else { 300 } {
+                shuffler.reset();
+                let dealt = shuffler.deal(players - 1, &mut rng);
+                let mut state = DealState::from_dealt(&profile, players - 1, &dealt, players);
+                while state.phase() == napsim::game::Phase::Purchase {
+                    let discard = threshold.purchase(&BidView::new(&state), &mut rng);
+                    state.purchase(discard).unwrap();
+                }
+                let mut world = napsim::analysis::hand::worlds::World {
+                    hands: [CardSet::EMPTY; napsim::rules::MAX_PLAYERS],
+                    floater: dealt.floater,
+                    spare: dealt.spare,
+                };
+                for seat in 0..players {
+                    world.hands[seat] = state.hand(seat);
+                }
+                let mut calls = Vec::new();
+                while state.phase() == napsim::game::Phase::Auction {
+                    calls.push(napsim::game::auction_turn(
+                        &mut state,
+                        threshold.as_ref(),
+                        &mut rng,
+                    ));
+                }
+                for seat in 1..players {
+                    let dealer = WorldDealer::new(
+                        &profile,
+                        players,
+                        seat,
+                        world.hands[seat],
+                        &calls[..seat],
+                        threshold.as_ref(),
+                    );
+                    assert!(
+                        dealer.accepts(&world, &mut base_rng(0)),
+                        "{name} at {players}: seat {seat} after {:?}",
+                        &calls[..seat]
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]

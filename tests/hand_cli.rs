@@ -121,6 +121,9 @@ fn csv_has_one_row_per_bid_and_no_dd_leaves_the_column_empty() {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let header = reader.headers().unwrap().clone();
     for column in [
+        "others_bid",
+        "tricks_0",
+        "tricks_5",
         "bid",
         "p_make",
         "ci95_low",
@@ -189,6 +192,12 @@ fn out_writes_the_file_and_nothing_to_stdout() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(doc["recommended"], "three");
+    let meta: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("hand.json.meta.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(meta["command"], "hand");
+    assert_eq!(meta["arguments"]["hand"], "AS KS QS 7D 2C");
 }
 
 #[test]
@@ -234,6 +243,10 @@ fn bad_input_exits_2_with_one_error_line() {
         (
             &["AS KS QS JS 2S", "--seat", "1", "--after", "bonaparte"],
             "not a call",
+        ),
+        (
+            &["AS KS QS JS 2S", "--seat", "2", "--after", ",pass,pass"],
+            "empty",
         ),
         (
             &[

@@ -55,10 +55,11 @@ pub enum RulesAction {
 /// Policies, shared by the commands that play.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
-    /// Bid policy spec for every seat: pass, threshold[:three=11,...], always:bid=BID.
+    /// Bid policy spec for every seat: pass, threshold[:three=11,...], always:bid=BID,
+    /// lookahead[:worlds=K,play=SPEC,others=SPEC], table:file=(FILE.csv).
     #[arg(long, value_name = "SPEC", default_value = "threshold")]
     pub bid: String,
-    /// Play policy spec for every seat: random, heuristic.
+    /// Play policy spec for every seat: random, heuristic, pimc[:worlds=K], dd.
     #[arg(long, value_name = "SPEC", default_value = "heuristic")]
     pub play: String,
 }
@@ -234,7 +235,8 @@ pub const HAND_DEFAULT_PLAY: &str = "pimc:worlds=32";
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("format").args(["json", "csv"])))]
 pub struct HandArgs {
-    /// The hand: five cards, e.g. "AS KS QS 7D 2C".
+    /// The hand: five cards, e.g. "AS KS QS 7D 2C" (in Purchase Nap, the hand after buying:
+    /// purchases are not modelled).
     pub hand: String,
     /// Table size.
     #[arg(long, default_value_t = 4)]
@@ -244,8 +246,10 @@ pub struct HandArgs {
     pub seat: usize,
     /// Play policy of every seat. The default, PIMC with 32 worlds a decision, is the
     /// strongest that answers in about ten seconds on two cores with the default --worlds at
-    /// four players (more seats take longer: about 25 s at seven); `heuristic` is hundreds of
-    /// times faster, `dd` (every seat sees every card) gives the double-dummy P(make).
+    /// four players under the default profile. More seats take longer (about 25 s at seven),
+    /// and a profile with Misère much longer at large tables (PIMC play of a misère, and its
+    /// double-dummy column, are the slow part: minutes at seven). `heuristic` is hundreds of
+    /// times faster; `dd` (every seat sees every card) gives the double-dummy P(make).
     #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
     pub play: String,
     /// Worlds (deals of the unseen cards) to play: 4000, 4_000 or 4e3.

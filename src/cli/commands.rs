@@ -292,6 +292,7 @@ fn hand_command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
         }
     }
     let progress = Progress::new(args.worlds, "worlds", args.quiet);
+    let start = Instant::now();
     let tally = query
         .run(args.worlds, seed, threads, &progress)
         .map_err(Failure::runtime)?
@@ -324,10 +325,37 @@ fn hand_command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
     } else {
         report.text().into_bytes()
     };
-    match &args.out {
-        Some(path) => write_file(path, &bytes),
-        None => emit_bytes(&bytes),
+    let Some(path) = &args.out else {
+        return emit_bytes(&bytes);
+    };
+    write_file(path, &bytes)?;
+    if !report::is_special_file(path) {
+        let mut meta = Meta::new(
+            "hand",
+            &profile,
+            serde_json::json!({
+                "rules": rules_arg,
+                "hand": hand.to_string(),
+                "players": args.players,
+                "seat": args.seat,
+                "play": args.play,
+                "worlds": args.worlds,
+                "seed": seed,
+                "threads": threads,
+                "after": after_names,
+                "others_bid": args.others_bid,
+                "dd": !args.no_dd,
+                "format": if args.json { "json" } else if args.csv { "csv" } else { "text" },
+                "out": path,
+            }),
+        );
+        meta.seed = seed;
+        meta.deals = args.worlds;
+        meta.block_size = hand::BLOCK_SIZE;
+        meta.elapsed_seconds = start.elapsed().as_secs_f64();
+        write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
     }
+    Ok(())
 }
 
 fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure> {

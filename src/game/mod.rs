@@ -9,7 +9,9 @@ mod session;
 mod state;
 
 pub use deal::{Dealt, STOCK_MAX, Shuffler, StockOrder};
-pub use runner::{Seats, Table, Uniform, play_out, run_auction, run_deal, settle_contract};
+pub use runner::{
+    Seats, Table, Uniform, auction_turn, play_out, run_auction, run_deal, settle_contract,
+};
 pub use session::{SessionResult, play_session};
 pub use state::{
     Call, Contract, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase, Settlement, beats,

@@ -104,29 +104,45 @@ pub fn run_auction<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mu
     }
     while state.phase() == Phase::Auction {
         let seat = state.to_act().expect("a seat to call");
-        if state.can_take_spare() {
-            let view = BidView::new(state);
-            let policy = table.bid(seat);
-            if policy.take_spare(&view, rng) {
-                let keep = policy.keep(&view, state.hand(seat) | state.spare(), rng);
-                if let Err(e) = state.take_spare(keep) {
-                    panic!("bid policy at seat {seat} kept an illegal hand: {e}");
-                }
-                continue;
+        auction_turn(state, table.bid(seat), rng);
+    }
+}
+
+/// One seat's turn in the auction, played by `policy`: take the spare hand (where it may),
+/// else look at the floater (where it may), then call. Returns the call made
+/// ([`Call::TakeSpare`] when it took the spare hand). A seat with no legal bid passes without
+/// being asked. Analyses that replay auctions on sampled hands use this same turn.
+///
+/// # Panics
+/// If the policy makes an illegal call or keeps an illegal hand (a bug in the policy).
+pub fn auction_turn<B: BidPolicy + ?Sized>(
+    state: &mut DealState,
+    policy: &B,
+    rng: &mut SimRng,
+) -> Call {
+    let seat = state.to_act().expect("a seat to call");
+    if state.can_take_spare() {
+        let view = BidView::new(state);
+        if policy.take_spare(&view, rng) {
+            let keep = policy.keep(&view, state.hand(seat) | state.spare(), rng);
+            if let Err(e) = state.take_spare(keep) {
+                panic!("bid policy at seat {seat} kept an illegal hand: {e}");
             }
-        }
-        if state.can_peek() && table.bid(seat).peek(&BidView::new(state), rng) {
-            state.peek().expect("checked");
-        }
-        let call = if state.any_legal_bid() {
-            table.bid(seat).call(&BidView::new(state), rng)
-        } else {
-            Call::Pass
-        };
-        if let Err(e) = state.call(call) {
-            panic!("bid policy at seat {seat} made an illegal call ({call:?}): {e}");
+            return Call::TakeSpare;
         }
     }
+    if state.can_peek() && policy.peek(&BidView::new(state), rng) {
+        state.peek().expect("checked");
+    }
+    let call = if state.any_legal_bid() {
+        policy.call(&BidView::new(state), rng)
+    } else {
+        Call::Pass
+    };
+    if let Err(e) = state.call(call) {
+        panic!("bid policy at seat {seat} made an illegal call ({call:?}): {e}");
+    }
+    call
 }
 
 /// The declarer's choices once the auction is won: the floater exchange and naming trump,

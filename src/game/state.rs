@@ -290,6 +290,22 @@ impl<'p> DealState<'p> {
         }
     }
 
+    /// A deal at the start of its auction with the cards on the table that the auction can
+    /// use: the floater (Peep Nap) and the spare hand (Sir Garnet). Nothing is paid into the
+    /// kitty and nothing is bought: for analyses that replay auctions on sampled hands.
+    pub fn with_table_cards(
+        profile: &'p Profile,
+        dealer: usize,
+        hands: &[CardSet],
+        floater: Option<Card>,
+        spare: CardSet,
+    ) -> DealState<'p> {
+        let mut state = DealState::new(profile, dealer, hands);
+        state.floater = floater;
+        state.spare = spare;
+        state
+    }
+
     /// A deal whose auction is already settled: `declarer` called `bid` and every other seat
     /// passed. For analyses that evaluate one contract on given hands (the dealer is the last
     /// seat, so seat 0 called first). `floater` lies on the table for a bid made with it.

@@ -60,7 +60,8 @@ struct HandJson<'a> {
     recommended: &'a str,
 }
 
-/// One CSV row: one bid, with the question repeated so that rows stand alone.
+/// One CSV row: one bid, with the question and the trick distribution (`tricks_N`: P of N
+/// tricks) repeated so that rows stand alone.
 #[derive(Serialize)]
 struct HandRow<'a> {
     hand: String,
@@ -69,9 +70,16 @@ struct HandRow<'a> {
     profile: &'a str,
     play: &'a str,
     after: String,
+    others_bid: &'a str,
     worlds: u64,
     worlds_drawn: u64,
     seed: u64,
+    tricks_0: f64,
+    tricks_1: f64,
+    tricks_2: f64,
+    tricks_3: f64,
+    tricks_4: f64,
+    tricks_5: f64,
     bid: &'a str,
     tricks_needed: u8,
     callable: bool,
@@ -144,9 +152,16 @@ impl HandReport<'_> {
                 profile: self.profile.name(),
                 play: self.play,
                 after: self.after.join(","),
+                others_bid: self.others_bid,
                 worlds: self.summary.worlds,
                 worlds_drawn: self.summary.worlds_drawn,
                 seed: self.seed,
+                tricks_0: self.summary.tricks[0],
+                tricks_1: self.summary.tricks[1],
+                tricks_2: self.summary.tricks[2],
+                tricks_3: self.summary.tricks[3],
+                tricks_4: self.summary.tricks[4],
+                tricks_5: self.summary.tricks[5],
                 bid: self.bid_name(b),
                 tricks_needed: b.tricks_needed,
                 callable: b.callable,

@@ -11,8 +11,8 @@ pub mod classes;
 
 use std::collections::BTreeMap;
 
-use crate::game::{Call, DealState, Shuffler};
-use crate::policy::{BidPolicy, BidView, PlayPolicy};
+use crate::game::{Call, DealState, Shuffler, auction_turn};
+use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rng::next_u64;
 use crate::rules::Profile;
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
@@ -103,9 +103,16 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
         let world = World {
             hands: dealt.hands,
             floater: dealt.floater,
+            spare: dealt.spare,
         };
         let dd = number < config.dd_deals;
-        let mut auction = DealState::new(profile, dealer, dealt.hands(players));
+        let mut auction = DealState::with_table_cards(
+            profile,
+            dealer,
+            dealt.hands(players),
+            dealt.floater,
+            dealt.spare,
+        );
         for seat in 0..players {
             let hand = world.hands[seat];
             let query = HandQuery {
@@ -130,18 +137,11 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
             entry.dd_hands += u64::from(dd);
             let seed = next_u64(&mut block.policy_rng);
             query.evaluate_world(&world, seed, &mut entry.bids);
-            // Later seats count only while everyone so far has passed.
-            let call = if auction.any_legal_bid() {
-                config
-                    .opener
-                    .call(&BidView::new(&auction), &mut block.policy_rng)
-            } else {
-                Call::Pass
-            };
-            if call != Call::Pass {
+            // Later seats count only while everyone so far has passed (as in a real auction:
+            // a seat may take the spare hand or look at the floater first).
+            if auction_turn(&mut auction, config.opener, &mut block.policy_rng) != Call::Pass {
                 break;
             }
-            auction.call_unchecked(Call::Pass);
         }
     }
     tally

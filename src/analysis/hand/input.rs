@@ -6,10 +6,10 @@ use crate::policy::Spec;
 use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile};
 
 /// Deals drawn before the run to check that conditioning calls can be sampled.
-pub const PILOT_DRAWS: u64 = 100_000;
+pub const PILOT_DRAWS: u64 = 20_000;
 
 /// Of those, how many must be kept (at least 1 in 10,000).
-pub const PILOT_MIN_KEPT: u64 = 10;
+pub const PILOT_MIN_KEPT: u64 = 2;
 
 /// Parses a hand of five cards, all in the profile's pack for `players`.
 pub fn parse_hand_for(text: &str, profile: &Profile, players: usize) -> Result<CardSet, String> {
@@ -32,11 +32,18 @@ pub fn parse_after(
     players: usize,
     seat: usize,
 ) -> Result<Vec<Call>, String> {
-    let words: Vec<&str> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = if text.trim().is_empty() {
+        Vec::new()
+    } else {
+        text.split(',').map(str::trim).collect()
+    };
+    if let Some(i) = words.iter().position(|w| w.is_empty()) {
+        return Err(format!(
+            "--after '{text}': call {} is empty; write the calls separated by single commas \
+             (pass,three)",
+            i + 1
+        ));
+    }
     if words.len() != seat {
         return Err(format!(
             "--after gives {} call{} but seat {seat} has {seat} earlier seat{}: give exactly \

@@ -312,7 +312,7 @@ pub struct HandSummary {
     /// Deals drawn to keep them.
     pub worlds_drawn: u64,
     /// The distribution of the declarer's tricks (P of 0 to 5) in the play of its best
-    /// trick-taking bid (the highest expected units; ties to the lower bid).
+    /// callable trick-taking bid (the highest expected units; ties to the lower bid).
     pub tricks: [f64; HAND_SIZE + 1],
     /// One entry per bid of the profile, lowest first.
     pub bids: Vec<BidSummary>,
@@ -354,8 +354,9 @@ impl HandQuery<'_> {
                 })
         };
         let recommended = best(&|b| b.callable && b.ev > 0.0).map(|b| b.id);
-        let trick_bids = |b: &BidSummary| !self.profile.bid(b.id).is_misere();
-        let tricks = match best(&trick_bids) {
+        // The best trick-taking bid the seat may call; any trick-taking bid if none may be.
+        let trick_bid = |b: &BidSummary| !self.profile.bid(b.id).is_misere();
+        let tricks = match best(&|b| trick_bid(b) && b.callable).or(best(&trick_bid)) {
             Some(b) => tally.bids[b.id.index()]
                 .tricks
                 .map(|count| count as f64 / n as f64),

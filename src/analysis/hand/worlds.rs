@@ -1,10 +1,13 @@
-//! The worlds of the hand evaluator: the other hands (and the floater, where the profile deals
-//! one) dealt at random from the cards the evaluated hand does not show, and, when the calls
-//! of the earlier seats are given, kept only if those seats would have made them.
+//! The worlds of the hand evaluator: the other hands (and the floater or the spare hand, where
+//! the profile deals one) dealt at random from the cards the evaluated hand does not show, and,
+//! when the calls of the earlier seats are given, kept only if those seats, taking their turns
+//! as in a real auction ([`auction_turn`]: the spare hand, a peek at the floater, the call),
+//! would have made them. Purchases (Purchase Nap) are not modelled: the hands are the hands
+//! after buying.
 
 use crate::cards::{Card, CardSet};
-use crate::game::{Call, DealState};
-use crate::policy::{BidPolicy, BidView};
+use crate::game::{Call, DealState, auction_turn};
+use crate::policy::BidPolicy;
 use crate::rng::{SimRng, below};
 use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile};
 
@@ -15,6 +18,8 @@ pub struct World {
     pub hands: [CardSet; MAX_PLAYERS],
     /// The floater, where the profile deals one.
     pub floater: Option<Card>,
+    /// The spare hand, where the profile deals one (else empty).
+    pub spare: CardSet,
 }
 
 /// Deals worlds around one hand.
@@ -89,7 +94,17 @@ impl<'a> WorldDealer<'a> {
             }
         }
         let floater = self.profile.has_floater().then(|| take(rng));
-        World { hands, floater }
+        let mut spare = CardSet::EMPTY;
+        if self.profile.spare_hand().is_some() {
+            for _ in 0..HAND_SIZE {
+                spare.insert(take(rng));
+            }
+        }
+        World {
+            hands,
+            floater,
+            spare,
+        }
     }
 
     /// Whether the seats before the evaluated one, holding their hands of `world` and bidding
@@ -98,19 +113,15 @@ impl<'a> WorldDealer<'a> {
         if self.after.is_empty() {
             return true;
         }
-        let mut state =
-            DealState::new(self.profile, self.players - 1, &world.hands[..self.players]);
-        for &wanted in self.after {
-            let call = if state.any_legal_bid() {
-                self.others.call(&BidView::new(&state), rng)
-            } else {
-                Call::Pass
-            };
-            if call != wanted {
-                return false;
-            }
-            state.call_unchecked(call);
-        }
-        true
+        let mut state = DealState::with_table_cards(
+            self.profile,
+            self.players - 1,
+            &world.hands[..self.players],
+            world.floater,
+            world.spare,
+        );
+        self.after
+            .iter()
+            .all(|&wanted| auction_turn(&mut state, self.others, rng) == wanted)
     }
 }
