@@ -363,9 +363,6 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
     profile.check_players(args.players)?;
     let play = play_policy(&args.play, &profile)?;
     let opener = bid_policy("threshold", &profile)?;
-    if args.plot.is_some() {
-        return Err(Failure::input("--plot is not implemented yet"));
-    }
     for path in [&args.out, &args.markdown, &args.plot]
         .into_iter()
         .flatten()
@@ -428,6 +425,14 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
             .collect(),
     };
     let markdown = report::bid_table_markdown(&doc, &rows);
+    // Drawn before any file is written, so that a drawing error leaves no partial outputs.
+    let svg = match &args.plot {
+        Some(_) => {
+            let chart = bid_table::chart::chart(&tally, &config, 0, &args.play, args.min_hands);
+            Some(report::bid_chart_svg(&chart).map_err(Failure::runtime)?)
+        }
+        None => None,
+    };
     if let Some(path) = &args.out {
         let csv = report::csv_bytes(&rows)
             .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
@@ -460,7 +465,10 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
     if let Some(path) = &args.markdown {
         write_file(path, markdown.as_bytes())?;
     }
-    if args.out.is_none() && args.markdown.is_none() {
+    if let (Some(path), Some(svg)) = (&args.plot, &svg) {
+        write_file(path, svg.as_bytes())?;
+    }
+    if args.out.is_none() && args.markdown.is_none() && args.plot.is_none() {
         return emit(&markdown);
     }
     let shown = rows.len() / profile.bids().len().max(1);

@@ -1,10 +1,11 @@
-//! Output: CSV rows, run manifests, deal records (JSON) and narration (text), and atomic
-//! file writing.
+//! Output: CSV rows, run manifests, deal records (JSON), narration (text), Markdown tables,
+//! SVG charts, and atomic file writing.
 //!
 //! **Architecture invariant:** a file is never written in place: bytes go to a temporary file in
 //! the same directory, which is then renamed over the target, so an interrupted run never leaves
 //! a truncated table.
 
+mod bid_chart;
 mod bid_table;
 mod hand;
 mod meta;
@@ -13,6 +14,7 @@ mod record;
 mod solve;
 mod summary;
 
+pub use bid_chart::{ChartError, bid_chart_svg};
 pub use bid_table::{BidTableDoc, bid_table_markdown};
 pub use hand::HandReport;
 pub use meta::Meta;

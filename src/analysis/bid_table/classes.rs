@@ -27,6 +27,13 @@ pub enum Scheme {
 /// The trump honours a class tracks, highest first.
 const HONOURS: [Rank; 5] = [Rank::Ace, Rank::King, Rank::Queen, Rank::Jack, Rank::Ten];
 
+/// [`Scheme::trump_length_and_top`]: the trump ace is held.
+pub const TOP_ACE: u8 = 4;
+/// [`Scheme::trump_length_and_top`]: the trump king is held.
+pub const TOP_KING: u8 = 2;
+/// [`Scheme::trump_length_and_top`]: the trump queen is held.
+pub const TOP_QUEEN: u8 = 1;
+
 /// A hand's class: a key that sorts and compares, with a readable label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Class(pub u64);
@@ -65,6 +72,23 @@ impl Scheme {
     /// The misère strength of a [`Scheme::Strength`] class.
     pub fn misere_score(class: Class) -> u32 {
         (class.0 >> 8 & 0xff) as u32
+    }
+
+    /// The trump length of `class` and which of the trump ace, king and queen it holds
+    /// ([`TOP_ACE`], [`TOP_KING`], [`TOP_QUEEN`] bits): the same under both schemes, since both
+    /// take the longest suit, ties to the higher cards, as trump.
+    pub fn trump_length_and_top(self, class: Class) -> (u8, u8) {
+        match self {
+            // Length in bits 0-2; honours A K Q J T in bits 7 6 5 4 3.
+            Scheme::Classes => ((class.0 & 7) as u8, ((class.0 >> 5) & 7) as u8),
+            // The trump lane is the highest 16 bits; A K Q are rank values 14 13 12.
+            Scheme::Exact => {
+                let lane = class.0 >> 48;
+                (lane.count_ones() as u8, ((lane >> 12) & 7) as u8)
+            }
+            // Strength classes keep no suit: no trump length to report.
+            Scheme::Strength => (0, 0),
+        }
     }
 
     /// The name used on the command line and in manifests.
@@ -184,6 +208,23 @@ mod tests {
         assert_eq!(label("9S 7S 5H 3D 2C"), "2 trumps x-x");
         // Ties between equally long suits go to the higher cards.
         assert_eq!(label("KS 2S AH 3H 5C"), "2 trumps A-x, 1 side king, 1 void");
+    }
+
+    #[test]
+    fn both_schemes_agree_on_trump_length_and_top_honours() {
+        for (text, expected) in [
+            ("AS QS 7S 3S AD", (4, TOP_ACE | TOP_QUEEN)),
+            ("AH JH TH KC 2D", (3, TOP_ACE)),
+            ("9S 7S 5H 3D 2C", (2, 0)),
+            ("KS 2S AH 3H 5C", (2, TOP_ACE)),
+            ("KS QS 2S AH 3H", (3, TOP_KING | TOP_QUEEN)),
+            ("AS KS QS JS TS", (5, TOP_ACE | TOP_KING | TOP_QUEEN)),
+        ] {
+            for scheme in [Scheme::Classes, Scheme::Exact] {
+                let class = scheme.class(hand(text));
+                assert_eq!(scheme.trump_length_and_top(class), expected, "{text}");
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! reached me, all passed". The double-dummy makes are counted on the first `dd_deals` deals.
 //! Tallies are integers keyed by (seat, class) in ordered maps, so blocks merge exactly.
 
+pub mod chart;
 pub mod classes;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ use crate::stats::{mean_se, wilson95};
 
 use super::hand::worlds::World;
 use super::hand::{BidOutcomes, HandQuery};
+pub use chart::{BidChart, ChartGroup};
 pub use classes::{Class, Scheme};
 
 /// Deals per block. Part of the determinism contract: changing it changes the results.
