@@ -2,9 +2,10 @@
 //!
 //! A run of `total` units (deals, sessions...) is cut into blocks of a fixed size that does not
 //! depend on the thread count. Block `k` gets its own RNG streams derived from the seed and `k`
-//! only ([`crate::rng::block_streams`]), produces an integer tally, and the tallies are merged in
-//! block order. So one thread, many threads, or (later) many machines give the same tallies and
-//! therefore byte-identical output.
+//! only ([`crate::rng::block_streams`]) and produces an integer tally; tallies merge by integer
+//! addition, whose total does not depend on the order, so they are reduced as blocks finish
+//! (memory stays flat in the number of blocks). So one thread, many threads, or (later) many
+//! machines give the same tallies and therefore byte-identical output.
 
 mod progress;
 
@@ -63,7 +64,8 @@ pub struct PoolError {
     message: String,
 }
 
-/// Runs every block of `plan` on `threads` threads and merges the tallies in block order.
+/// Runs every block of `plan` on `threads` threads and merges the tallies (in whatever order
+/// blocks finish: addition of integers gives the same total in any order).
 /// `work` must be a pure function of its [`Block`]. `progress` advances by each block's length.
 pub fn run<T, F>(plan: Plan, threads: usize, progress: &Progress, work: F) -> Result<T, PoolError>
 where
@@ -77,7 +79,9 @@ where
             threads,
             message: e.to_string(),
         })?;
-    let tallies: Vec<T> = pool.install(|| {
+    // Tallies are integers merged by addition, which does not depend on the order: reducing
+    // as blocks finish keeps a handful of tallies alive instead of one per block.
+    let total = pool.install(|| {
         (0..plan.blocks())
             .into_par_iter()
             // Each job of the split range runs its blocks in order, so a cursor per job mostly
@@ -97,12 +101,11 @@ where
                     tally
                 },
             )
-            .collect()
+            .reduce(T::default, |mut a, b| {
+                a.merge(b);
+                a
+            })
     });
-    let mut total = T::default();
-    for tally in tallies {
-        total.merge(tally);
-    }
     progress.finish();
     Ok(total)
 }
