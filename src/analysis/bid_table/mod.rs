@@ -25,7 +25,7 @@ pub use chart::{BidChart, ChartGroup};
 pub use classes::{Class, Scheme};
 
 /// Deals per block. Part of the determinism contract: changing it changes the results.
-pub const BLOCK_SIZE: u64 = 4096;
+pub const BLOCK_SIZE: u64 = 1024;
 
 /// What to tabulate.
 pub struct BidTableConfig<'a> {
