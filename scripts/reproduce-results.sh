@@ -22,7 +22,7 @@ if wanted example "$@"; then
     "$napsim" simulate --deals 1000000 --seed 7 --out results/example.csv --quiet
 fi
 
-while read -r name command rules players deals play dd seed; do
+while read -r name command rules players deals play dd by seed; do
     case $name in '#'* | '') continue ;; esac
     wanted "$name" "$@" || continue
     mkdir -p "results/$(dirname "$name")"
@@ -30,7 +30,7 @@ while read -r name command rules players deals play dd seed; do
     case $command in
     bid-table)
         "$napsim" --rules "$rules" bid-table --players "$players" --deals "$deals" \
-            --play "$play" --dd-deals "$dd" --seed "$seed" --quiet \
+            --play "$play" --dd-deals "$dd" --by "$by" --seed "$seed" --quiet \
             --out "results/$name.csv" --markdown "results/$name.md" --plot "results/$name.svg"
         ;;
     thresholds)

@@ -166,9 +166,10 @@ pub struct BidTableArgs {
     /// Worker threads (default: every core).
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// Hand classes: `classes` (guide-friendly features) or `exact` (hands up to a renaming of
-    /// the suits, for the `table` bid policy).
-    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "exact"])]
+    /// Hand classes: `classes` (guide-friendly features), `coarse` (trump length, trump A K Q
+    /// and side aces only: for small samples such as PIMC tables) or `exact` (hands up to a
+    /// renaming of the suits, for the `table` bid policy).
+    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "coarse", "exact"])]
     pub by: String,
     /// Count the double-dummy P(make) on the first M deals only (default: all of them).
     #[arg(long, value_name = "M", value_parser = parse_whole)]

@@ -373,10 +373,10 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let scheme = if args.by == "exact" {
-        Scheme::Exact
-    } else {
-        Scheme::Classes
+    let scheme = match args.by.as_str() {
+        "exact" => Scheme::Exact,
+        "coarse" => Scheme::Coarse,
+        _ => Scheme::Classes,
     };
     let dd_deals = args.dd_deals.unwrap_or(args.deals).min(args.deals);
     let config = BidTableConfig {

@@ -20,6 +20,9 @@ pub enum Scheme {
     Classes,
     /// Exact hands up to exchange of suits.
     Exact,
+    /// Coarse feature classes for small samples: trump length, which of the trump A K Q the
+    /// hand holds, and side aces.
+    Coarse,
     /// The threshold policy's scores: trick strength and misère strength (`napsim thresholds`).
     Strength,
 }
@@ -44,6 +47,7 @@ impl Scheme {
         match self {
             Scheme::Classes => feature_class(hand),
             Scheme::Exact => exact_class(hand),
+            Scheme::Coarse => coarse_class(hand),
             Scheme::Strength => Class(
                 u64::from(threshold::strength(hand).0)
                     | u64::from(threshold::misere_strength(hand)) << 8,
@@ -56,6 +60,7 @@ impl Scheme {
         match self {
             Scheme::Classes => feature_label(class),
             Scheme::Exact => exact_label(class),
+            Scheme::Coarse => coarse_label(class),
             Scheme::Strength => format!(
                 "strength {}, misère strength {}",
                 Scheme::trick_score(class),
@@ -86,6 +91,8 @@ impl Scheme {
                 let lane = class.0 >> 48;
                 (lane.count_ones() as u8, ((lane >> 12) & 7) as u8)
             }
+            // Length in bits 0-2, A K Q in bits 5 4 3.
+            Scheme::Coarse => ((class.0 & 7) as u8, ((class.0 >> 3) & 7) as u8),
             // Strength classes keep no suit: no trump length to report.
             Scheme::Strength => (0, 0),
         }
@@ -96,6 +103,7 @@ impl Scheme {
         match self {
             Scheme::Classes => "classes",
             Scheme::Exact => "exact",
+            Scheme::Coarse => "coarse",
             Scheme::Strength => "strength",
         }
     }
@@ -162,6 +170,36 @@ fn feature_label(class: Class) -> String {
     label
 }
 
+// Coarse key: the feature key's trump length, its A K Q bits, and its side aces.
+fn coarse_class(hand: CardSet) -> Class {
+    let key = feature_class(hand).0;
+    Class((key & 7) | ((key >> 5) & 7) << 3 | ((key >> 8) & 3) << 6)
+}
+
+fn coarse_label(class: Class) -> String {
+    let key = class.0;
+    let len = (key & 7) as usize;
+    let top = (key >> 3) & 7;
+    let mut cards: Vec<&str> = [(4, "A"), (2, "K"), (1, "Q")]
+        .iter()
+        .filter(|(bit, _)| top & bit != 0)
+        .map(|&(_, name)| name)
+        .collect();
+    while cards.len() < len {
+        cards.push("x");
+    }
+    let aces = (key >> 6) & 3;
+    let mut label = format!(
+        "{len} trump{} {}",
+        if len == 1 { "" } else { "s" },
+        cards.join("-")
+    );
+    if aces > 0 {
+        label += &format!(", {aces} side ace{}", if aces == 1 { "" } else { "s" });
+    }
+    label
+}
+
 // Exact key: the four suit lanes sorted (longest first, then higher cards), packed.
 fn exact_class(hand: CardSet) -> Class {
     let mut lanes: Vec<u64> = Suit::ALL.iter().map(|&s| lane(hand, s)).collect();
@@ -208,6 +246,16 @@ mod tests {
         assert_eq!(label("9S 7S 5H 3D 2C"), "2 trumps x-x");
         // Ties between equally long suits go to the higher cards.
         assert_eq!(label("KS 2S AH 3H 5C"), "2 trumps A-x, 1 side king, 1 void");
+        let coarse = |t: &str| Scheme::Coarse.label(Scheme::Coarse.class(hand(t)));
+        assert_eq!(coarse("AS QS 7S 3S AD"), "4 trumps A-Q-x-x, 1 side ace");
+        assert_eq!(coarse("AH JH TH KC 2D"), "3 trumps A-x-x");
+        for t in ["AS QS 7S 3S AD", "KH JH 4H AC AD", "9S 7S 5H 3D 2C"] {
+            let h = hand(t);
+            assert_eq!(
+                Scheme::Coarse.trump_length_and_top(Scheme::Coarse.class(h)),
+                Scheme::Classes.trump_length_and_top(Scheme::Classes.class(h))
+            );
+        }
     }
 
     #[test]
