@@ -5,7 +5,16 @@
 //! one search serves both. It works card by card with make/unmake on a small mutable state,
 //! stops at the first card that settles a node (an OR node for the declarer, an AND node for a
 //! defender), searches one card of each run of equivalent cards, and at trick starts consults
-//! quick-trick bounds and the transposition table.
+//! sure-trick bounds and the transposition table.
+//!
+//! The bounds (trump contracts only) are floors on the declarer's tricks and on the defenders'
+//! trumps. They are checked at trick starts and at every card of a trick, before the declarer
+//! has played as well as after: the defenders' discards multiply with six of them (seven
+//! players), so settling a trick early is what keeps the slowest deals fast. A floor for the
+//! tricks after the one in progress assumes the worst of what is still to come in it: a
+//! defender that must follow suit plays its lowest card of the suit, one that cannot keeps all
+//! its cards, and the declarer spends the card it can best spare, or wins the trick with a
+//! card nothing to come can beat and leads next.
 //!
 //! Every result comes with its *relevant* cards: live cards such that the result holds for
 //! every position that agrees on the owners of the live cards from the lowest relevant card
@@ -103,44 +112,142 @@ impl<'t> Search<'t> {
             return self.trick_start(target);
         }
         if let Some(settled) = self.settled_mid_trick(target) {
-            // It compared the winning card with the cards to come, and the declarer's trumps
-            // with the defenders' (see `sure_tricks`).
-            let mine = self.hands[self.declarer] & self.trumps;
-            return (settled, 1 << self.win_card | mine);
+            return settled;
         }
         self.card_node(target)
     }
 
-    /// In a trump contract, once the declarer has played to the trick in progress, bounds on
-    /// the tricks after it may settle the query without playing the rest of the trick (whose
-    /// discards would otherwise multiply). The declarer takes this trick only if it wins it
-    /// now, and for sure only if no card to come beats its card.
-    fn settled_mid_trick(&self, target: i32) -> Option<bool> {
-        let n = self.players;
-        let declarer_offset = (self.declarer + n - self.leader) % n;
-        if self.misere || self.trumps == 0 || declarer_offset >= self.trick_len {
+    /// In a trump contract, bounds on the tricks still to come may settle the query in the
+    /// middle of a trick without playing the rest of it (whose discards would otherwise
+    /// multiply), with the cards whose ranks they compared.
+    fn settled_mid_trick(&self, target: i32) -> Option<(bool, u64)> {
+        if self.misere || self.trumps == 0 {
             return None;
         }
-        // The seats still to play to this trick, and their cards.
+        let n = self.players;
+        let mine = self.hands[self.declarer];
+        // The defenders' cards after this trick: one that follows suit spends its lowest card
+        // of the suit led, at worst for the declarer; one that cannot (`discarding`) may
+        // spend any card, so the floors keep all of them.
+        let mut theirs = self.live & !mine & !self.trick_cards;
         let mut spending = 0u64;
+        let mut discarding = 0u64;
+        // The cards the defenders still to play may play to this trick.
         let mut to_come = 0u64;
-        for offset in self.trick_len..n {
-            let seat = (self.leader + offset) % n;
-            spending |= 1 << seat;
-            to_come |= self.hands[seat];
+        let mut to_play = false;
+        let mut seat = self.leader + self.trick_len;
+        for _ in self.trick_len..n {
+            if seat >= n {
+                seat -= n;
+            }
+            if seat == self.declarer {
+                to_play = true;
+            } else {
+                spending |= 1 << seat;
+                let hand = self.hands[seat];
+                let follow = hand & self.led;
+                if follow == 0 {
+                    discarding |= 1 << seat;
+                    to_come |= hand;
+                } else {
+                    to_come |= follow;
+                    theirs &= !(follow & follow.wrapping_neg());
+                }
+            }
+            seat += 1;
         }
-        let winning = self.win_seat == self.declarer;
-        let sealed = winning && self.beating(self.win_card) & to_come == 0;
-        let theirs = self.live & !self.hands[self.declarer] & !self.trick_cards;
-        if i32::from(sealed) + self.trump_floor(theirs) >= target {
-            return Some(true);
-        }
+        let can_win = if to_play {
+            let legal = match mine & self.led {
+                0 => mine,
+                follow => follow,
+            };
+            if let Some(compared) =
+                self.floor_before_play(target, legal, to_come, theirs, discarding)
+            {
+                return Some((true, compared));
+            }
+            legal & self.beating(self.win_card) != 0
+        } else {
+            // The declarer takes this trick for sure only if no card to come beats its card
+            // (the winning card keeps those comparisons), and then leads to the next.
+            let winning = self.win_seat == self.declarer;
+            if winning && self.beating(self.win_card) & to_come == 0 {
+                if let Some(compared) = self.floor(target - 1, mine, theirs, discarding, true) {
+                    return Some((true, 1 << self.win_card | compared));
+                }
+            } else if let Some(compared) = self.floor(target, mine, theirs, discarding, false) {
+                return Some((true, compared));
+            }
+            winning
+        };
         // The leader has played to this trick, so its hand counts the tricks after it.
         let later = self.hands[self.leader].count_ones() as i32;
-        if i32::from(winning) + later - self.defender_floor(spending) < target {
-            return Some(false);
+        if i32::from(can_win) + later - self.defender_floor(spending) < target {
+            // The defenders' floor compared trumps; the declarer's losing this trick, the
+            // winning card with its cards.
+            let lost = u64::from(!can_win) << self.win_card;
+            return Some((false, lost | mine & self.trumps));
         }
         None
+    }
+
+    /// Whether the declarer, still to play to the trick with `legal` the cards it may play,
+    /// is sure of `target` tricks from this one on, and the cards whose ranks that compared:
+    /// it can spend the card that costs its later floors least, or win the trick with a card
+    /// that beats the winning one and every card to come, and lead to the next.
+    fn floor_before_play(
+        &self,
+        target: i32,
+        legal: u64,
+        to_come: u64,
+        theirs: u64,
+        discarding: u64,
+    ) -> Option<u64> {
+        let mine = self.hands[self.declarer];
+        let side = legal & !self.trumps;
+        let masters = masters_of(side, theirs & !self.trumps);
+        // The cheapest card: a side card that is no master, else a master, else the lowest
+        // trump (the floors count only trumps and masters).
+        let spare = if side & !masters != 0 {
+            0
+        } else if masters != 0 {
+            masters & masters.wrapping_neg()
+        } else {
+            legal & legal.wrapping_neg()
+        };
+        if let Some(compared) = self.floor(target, mine & !spare, theirs, discarding, false) {
+            return Some(compared);
+        }
+        let mut beating = legal & self.beating(self.win_card);
+        let mut winners = 0;
+        while beating != 0 {
+            let card = beating.trailing_zeros();
+            beating &= beating - 1;
+            if self.beating(card) & to_come == 0 {
+                winners |= 1 << card;
+            }
+        }
+        if winners == 0 {
+            return None;
+        }
+        // A side-suit winner costs the floors least, else the lowest trump.
+        let side_winners = winners & !self.trumps;
+        let pick = if side_winners != 0 {
+            side_winners
+        } else {
+            winners
+        };
+        let card = pick.trailing_zeros();
+        let compared = self.floor(target - 1, mine & !(1 << card), theirs, discarding, true)?;
+        // The winner beat the winning card and every card to come: marking it keeps those
+        // comparisons, and so does marking the defenders' top card of its suit if lower.
+        let top = suit_tops(theirs & 0xffff << (card & !15));
+        let mark = if top != 0 && top < 1 << card {
+            top
+        } else {
+            1 << card
+        };
+        Some(compared | mark)
     }
 
     fn tricks_left(&self) -> i32 {
@@ -181,22 +288,16 @@ impl<'t> Search<'t> {
     }
 
     /// In a trump contract at a trick start, whether sure-trick bounds settle the query, with
-    /// the cards whose ranks they compared. The floors compare only declarer trumps with
-    /// defender trumps, so the declarer's trumps keep every such comparison; the quick tricks
-    /// compare the declarer's cards with the defenders' top card of each suit.
+    /// the cards whose ranks they compared.
     fn sure_tricks(&self, target: i32, left: i32) -> Option<(bool, u64)> {
-        let mine = self.hands[self.declarer] & self.trumps;
+        let mine = self.hands[self.declarer];
         if left - self.defender_floor(0) < target {
-            return Some((false, mine));
+            return Some((false, mine & self.trumps));
         }
-        let theirs = self.live & !self.hands[self.declarer];
-        if self.trump_floor(theirs) >= target {
-            return Some((true, mine));
-        }
-        if self.leader == self.declarer && self.quick_tricks() >= target {
-            return Some((true, suit_tops(theirs)));
-        }
-        None
+        let theirs = self.live & !mine;
+        let on_lead = self.leader == self.declarer;
+        let compared = self.floor(target, mine, theirs, 0, on_lead)?;
+        Some((true, compared))
     }
 
     /// The credit of the last trick, every seat holding one card, and its winning card if that
@@ -246,41 +347,108 @@ impl<'t> Search<'t> {
         self.trick_len += 1;
     }
 
-    /// Tricks the declarer, on lead in a trump contract, can cash without giving up the lead.
-    fn quick_tricks(&self) -> i32 {
-        let mine = self.hands[self.declarer];
-        let theirs = self.live & !mine;
-        let masters = side_masters(mine & !self.trumps, theirs & !self.trumps);
-        if self.trumps == 0 {
-            return masters;
+    /// Whether the declarer, holding `mine`, is sure of `target` tricks from the next trick
+    /// start on (`theirs`: the defenders' cards then, but the seats of `discarding` spend a
+    /// card of their choice on the trick in progress first), leading there if `on_lead`, and
+    /// if so the cards whose ranks the floor compared. The floors are tried from the one that
+    /// compares fewest cards, so that table entries above generalise most.
+    fn floor(
+        &self,
+        target: i32,
+        mine: u64,
+        theirs: u64,
+        discarding: u64,
+        on_lead: bool,
+    ) -> Option<u64> {
+        if target <= 0 {
+            return Some(0);
+        }
+        if let Some(compared) = self.any_leader_floor(target, mine, theirs) {
+            return Some(compared);
+        }
+        if !on_lead {
+            return None;
         }
         let my_trumps = mine & self.trumps;
         let their_trumps = theirs & self.trumps;
-        if their_trumps == 0 {
-            return my_trumps.count_ones() as i32 + masters;
+        let masters = masters_of(mine & !self.trumps, theirs & !self.trumps);
+        if ((my_trumps | masters).count_ones() as i32) < target {
+            return None;
         }
-        // Trumps above every defender's trump win whenever they are led.
+        // Masters compared with the defenders' top card of their suits.
+        let compared = suit_tops(theirs & lanes(masters));
+        if their_trumps == 0 {
+            // Every master wins when led.
+            return Some(compared);
+        }
+        // Trumps above every defender's trump win whenever they are led, and leading them
+        // draws the defenders' trumps if there are enough of them; then every trump and
+        // master wins. Otherwise a master is safe to lead as long as every defender holding a
+        // trump still holds a card of its suit.
         let top = 63 - their_trumps.leading_zeros();
         let sure = (my_trumps >> top).count_ones() as i32;
-        let longest = (0..self.players)
-            .filter(|&s| s != self.declarer)
-            .map(|s| (self.hands[s] & self.trumps).count_ones() as i32)
-            .max()
-            .unwrap_or(0);
-        if sure >= longest {
-            // Leading them draws every defender's trump; then every trump and master wins.
-            my_trumps.count_ones() as i32 + masters
-        } else {
-            sure
+        let mut longest = 0;
+        // The fewest cards of each suit a defender holding a trump is sure to keep, and the
+        // defenders' trumps after each has followed to a trump lead with its lowest.
+        let mut shortest = [u32::MAX; 4];
+        let mut drawn = theirs;
+        for seat in 0..self.players {
+            let hand = self.hands[seat] & theirs;
+            let trumps = hand & self.trumps;
+            if seat == self.declarer || trumps == 0 {
+                continue;
+            }
+            drawn &= !(trumps & trumps.wrapping_neg());
+            longest = longest.max(trumps.count_ones() as i32);
+            let spent = (discarding >> seat & 1) as u32;
+            for (lane, short) in shortest.iter_mut().enumerate() {
+                let length = (hand >> (16 * lane) & 0xffff).count_ones();
+                *short = (*short).min(length.saturating_sub(spent));
+            }
         }
+        if sure >= longest {
+            return Some(compared | 1 << top);
+        }
+        let mut safe = sure;
+        for (lane, short) in shortest.iter().enumerate() {
+            let cashing = (masters >> (16 * lane) & 0xffff).count_ones();
+            safe += cashing.min(*short) as i32;
+        }
+        if safe >= target {
+            return Some(compared | 1 << top);
+        }
+        // Leading its lowest trump makes every defender holding a trump follow with one
+        // (keeping its higher ones, at worst for the declarer); whoever leads next, the
+        // floors then hold. The discards of the others only help, and a seat that spends a
+        // trump on the trick in progress first only has fewer.
+        if my_trumps.count_ones() >= 2 {
+            let led = my_trumps & my_trumps.wrapping_neg();
+            return self.any_leader_floor(target, mine & !led, drawn);
+        }
+        None
     }
 
-    /// Tricks the declarer's trumps are sure of, whoever leads: every card is played before
-    /// the deal ends, and a declarer trump loses only to a higher defender trump played to the
-    /// same trick, each of which can beat one of them at most.
-    fn trump_floor(&self, theirs: u64) -> i32 {
-        let mine = self.hands[self.declarer] & self.trumps;
-        mine.count_ones() as i32 - beatable(mine, theirs & self.trumps)
+    /// Whether the declarer, holding `mine`, is sure of `target` tricks from the next trick
+    /// start on whoever leads there (`theirs`: the defenders' cards then), and if so the cards
+    /// whose ranks the floor compared.
+    fn any_leader_floor(&self, target: i32, mine: u64, theirs: u64) -> Option<u64> {
+        let my_trumps = mine & self.trumps;
+        let their_trumps = theirs & self.trumps;
+        // Every card is played before the deal ends, and a declarer trump loses only to a
+        // higher defender trump played to the same trick, each of which beats one at most.
+        let sure = my_trumps.count_ones() as i32 - beatable(my_trumps, their_trumps);
+        if sure >= target {
+            return Some(my_trumps);
+        }
+        if my_trumps == 0 || their_trumps != 0 {
+            return None;
+        }
+        // With no defender trump: until it first wins a trick it follows suit (with a master
+        // of the suit led if it holds one, which wins) or ruffs (and wins), so it spends no
+        // trump or master without winning; once on lead every trump and master wins.
+        let masters = masters_of(mine & !self.trumps, theirs & !self.trumps);
+        let floor = (my_trumps | masters).count_ones() as i32;
+        (floor >= target).then(|| suit_tops(theirs & lanes(masters)))
     }
 
     /// Tricks the defenders are sure of in a trump contract: the trumps of one defender each
@@ -291,8 +459,8 @@ impl<'t> Search<'t> {
         let mine = self.hands[self.declarer] & self.trumps;
         let mut most = 0;
         for seat in 0..self.players {
-            if seat != self.declarer {
-                let theirs = self.hands[seat] & self.trumps;
+            let theirs = self.hands[seat] & self.trumps;
+            if seat != self.declarer && theirs != 0 {
                 let spent = (spending >> seat & 1) as i32;
                 let sure = theirs.count_ones() as i32 - beatable(theirs, mine) - spent;
                 most = most.max(sure);
@@ -302,7 +470,10 @@ impl<'t> Search<'t> {
     }
 
     fn card_node(&mut self, target: i32) -> (bool, u64) {
-        let seat = (self.leader + self.trick_len) % self.players;
+        let mut seat = self.leader + self.trick_len;
+        if seat >= self.players {
+            seat -= self.players;
+        }
         let hand = self.hands[seat];
         let follow = hand & self.led;
         let legal = if self.trick_len > 0 && follow != 0 {
@@ -425,16 +596,29 @@ impl<'t> Search<'t> {
     }
 }
 
+/// Every bit of each lane (suit) of `cards` at or below the lane's highest card.
+#[inline]
+fn smear_down(cards: u64) -> u64 {
+    // Each shift is masked so that no bit crosses into the lane below.
+    let mut x = cards;
+    x |= x >> 1 & 0x7fff_7fff_7fff_7fff;
+    x |= x >> 2 & 0x3fff_3fff_3fff_3fff;
+    x |= x >> 4 & 0x0fff_0fff_0fff_0fff;
+    x |= x >> 8 & 0x00ff_00ff_00ff_00ff;
+    x
+}
+
+/// The whole lanes (suits) of `cards`.
+#[inline]
+fn lanes(cards: u64) -> u64 {
+    (smear_down(cards) & 0x0001_0001_0001_0001) * 0xffff
+}
+
 /// The highest card of each suit of `cards`.
+#[inline]
 fn suit_tops(cards: u64) -> u64 {
-    let mut tops = 0;
-    for lane in 0..4 {
-        let suit = cards >> (16 * lane) & 0xffff;
-        if suit != 0 {
-            tops |= 1u64 << (63 - suit.leading_zeros() + 16 * lane);
-        }
-    }
-    tops
+    let below = smear_down(cards);
+    below & !(below >> 1 & 0x7fff_7fff_7fff_7fff)
 }
 
 /// The bottoms (of `bottoms`, the searched cards of `hand`) of the runs that reach from below
@@ -465,21 +649,10 @@ fn straddling_runs(bottoms: u64, hand: u64, live: u64, relevant: u64) -> u64 {
     marked
 }
 
-/// Side-suit cards of `mine` above every card of `theirs` in the same suit.
-fn side_masters(mine: u64, theirs: u64) -> i32 {
-    let mut count = 0;
-    for lane in 0..4 {
-        let shift = 16 * lane;
-        let m = mine >> shift & 0xffff;
-        let t = theirs >> shift & 0xffff;
-        let above = if t == 0 {
-            m
-        } else {
-            m >> (64 - t.leading_zeros())
-        };
-        count += above.count_ones() as i32;
-    }
-    count
+/// The cards of `mine` above every card of `theirs` in the same suit.
+#[inline]
+fn masters_of(mine: u64, theirs: u64) -> u64 {
+    mine & !smear_down(theirs)
 }
 
 /// The most cards of `victims` that `killers` can beat one for one, each killer beating one
@@ -499,4 +672,29 @@ fn beatable(victims: u64, killers: u64) -> i32 {
         }
     }
     beaten
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Clubs 4, 9 and ace; diamonds 2; no heart; spades 3 and king.
+    const CARDS: u64 = 1 << 4 | 1 << 9 | 1 << 14 | 1 << 18 | 1 << 51 | 1 << 61;
+
+    #[test]
+    fn lanes_and_tops_stay_within_their_suits() {
+        assert_eq!(smear_down(1 << 16), 1 << 16);
+        assert_eq!(smear_down(1 << 20), 0x1f << 16);
+        assert_eq!(lanes(CARDS), 0xffff_0000_ffff_ffff);
+        assert_eq!(suit_tops(CARDS), 1 << 14 | 1 << 18 | 1 << 61);
+        assert_eq!(lanes(0) | suit_tops(0), 0);
+    }
+
+    #[test]
+    fn masters_beat_every_card_of_their_suit() {
+        // Against the queen of clubs and the five of spades: the club ace, the two of
+        // diamonds (no diamond is out) and the spade king, not the three.
+        let theirs = 1 << 12 | 1 << 53;
+        assert_eq!(masters_of(CARDS, theirs), 1 << 14 | 1 << 18 | 1 << 61);
+    }
 }
