@@ -146,7 +146,42 @@ def dd_four_or_nap():
                       f"{nap_better}/{four_ok} hands ({100*nap_better/four_ok:.1f}%)")
 
 
+def coarsen(label):
+    """A `--by classes` label as its `--by coarse` class: J and T become x, only side aces kept."""
+    parts = label.split(", ")
+    head = parts[0].split(" ")
+    cards = ["x" if c in "JT" else c for c in head[2].split("-")]
+    coarse = f"{head[0]} {head[1]} {'-'.join(cards)}"
+    for p in parts[1:]:
+        if "side ace" in p:
+            coarse += ", " + p
+    return coarse
+
+
+def play_compared():
+    """Heuristic against PIMC on the coarse classes the PIMC tables show (seat 0)."""
+    for profile in ["heather-1875", "pub-guide"]:
+        for players in [3, 4, 5, 6]:
+            pimc = load(profile, f"pimc-{players}p")
+            heur = load(profile, f"heuristic-{players}p")
+            if pimc is None or heur is None:
+                continue
+            for r in pimc:
+                if r["seat"] != "0" or r["bid"] not in ("three", "four", "nap", "misere"):
+                    continue
+                h = pooled(heur, 0, r["bid"], lambda c, want=r["class"]: coarsen(c) == want)
+                if h is None:
+                    continue
+                p, n = float(r["p_make"]), int(r["hands"])
+                half = 1.96 * math.sqrt(p * (1 - p) / n)
+                dd = float(r["dd_p_make"]) if r["dd_p_make"] else float("nan")
+                print(f"{profile:13} {players}p {r['class']:34} {r['bid']:6} "
+                      f"pimc {100*p:5.1f}% ±{100*half:.1f} (dd {100*dd:5.1f}%, {n} hands)  "
+                      f"heuristic {100*h[0]:5.1f}% ±{100*h[1]:.1f}")
+
+
 if __name__ == "__main__":
+    play_compared()
     seats_and_naps()
     dd_four_or_nap()
     main()
