@@ -1,42 +1,13 @@
 //! `napsim bid-table` and the `table` bid policy.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
+
 use napsim::cards::{CardSet, parse_hand};
 use napsim::game::{Call, DealState};
 use napsim::policy::{BidView, bid_policy};
 use napsim::rng::base_rng;
 use napsim::rules::Profile;
-
-fn napsim() -> Command {
-    Command::cargo_bin("napsim").expect("the napsim binary")
-}
-
-fn run(args: &[&str]) -> String {
-    let out = napsim().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn assert_bad(args: &[&str], needle: &str) {
-    let out = napsim().args(args).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
-    assert!(
-        errors[0].contains(needle),
-        "{args:?}: '{needle}' not in {stderr}"
-    );
-}
-
-/// Debug builds (the checked test profile) play a tenth of the deals.
-fn scaled(n: u64) -> String {
-    (if cfg!(debug_assertions) { n / 10 } else { n }).to_string()
-}
 
 type Rows = Vec<csv::StringRecord>;
 
@@ -94,7 +65,7 @@ fn the_csv_has_the_tidy_columns_and_reproduces_byte_for_byte() {
     let deals = scaled(20_000);
     for (name, threads) in [("a", "1"), ("b", "2")] {
         let (csv, md) = files(name);
-        run(&[
+        stdout(&[
             "bid-table",
             "--deals",
             &deals,
@@ -152,7 +123,7 @@ fn a_class_row_agrees_with_napsim_hand_on_that_class() {
     // Peep Nap at three players plays a 20-card pack, so exact classes are common enough.
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("exact.csv");
-    run(&[
+    stdout(&[
         "--rules",
         "peep-nap",
         "bid-table",
@@ -203,7 +174,7 @@ fn a_class_row_agrees_with_napsim_hand_on_that_class() {
     let evaluated: Vec<serde_json::Value> = renamings
         .iter()
         .map(|cards| {
-            serde_json::from_str(&run(&[
+            serde_json::from_str(&stdout(&[
                 "--rules",
                 "peep-nap",
                 "hand",
@@ -289,7 +260,7 @@ fn the_table_policy_bids_from_an_exact_table() {
         );
     }
     // And it runs in a simulation.
-    let out = run(&[
+    let out = stdout(&[
         "simulate", "--deals", "2000", "--seed", "1", "--bid", &spec, "--quiet",
     ]);
     assert!(out.contains("table:file="));

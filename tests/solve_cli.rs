@@ -1,35 +1,7 @@
 //! `napsim solve` and the solver-based play policies from the command line.
 
-use assert_cmd::Command;
-
-fn napsim() -> Command {
-    Command::cargo_bin("napsim").expect("the napsim binary")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = napsim().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Exit status 2, exactly one `error:` line containing `needle`, nothing on stdout.
-fn assert_bad(args: &[&str], needle: &str) {
-    let out = napsim().args(args).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
-    assert!(
-        errors[0].contains(needle),
-        "{args:?}: '{needle}' not in {stderr}"
-    );
-    assert!(!stderr.contains("panicked"));
-    assert!(out.stdout.is_empty());
-}
+mod common;
+use common::*;
 
 #[test]
 fn solve_json_values_every_lead() {

@@ -1,24 +1,7 @@
 //! `napsim thresholds`.
 
-use assert_cmd::Command;
-
-fn run(args: &[&str]) -> String {
-    let out = Command::cargo_bin("napsim")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn scaled(n: u64) -> String {
-    (if cfg!(debug_assertions) { n / 10 } else { n }).to_string()
-}
+mod common;
+use common::*;
 
 fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
@@ -40,7 +23,7 @@ fn the_sweep_marks_the_best_threshold_and_agrees_with_always_bidding() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.csv");
     let deals = scaled(200_000);
-    let summary = run(&[
+    let summary = stdout(&[
         "thresholds",
         "--deals",
         &deals,
@@ -76,7 +59,7 @@ fn the_sweep_marks_the_best_threshold_and_agrees_with_always_bidding() {
         .iter()
         .find(|r| r["bid"] == "three" && r["threshold"] == "0")
         .unwrap();
-    let sim = run(&[
+    let sim = stdout(&[
         "simulate",
         "--deals",
         &deals,
@@ -103,7 +86,7 @@ fn the_sweep_marks_the_best_threshold_and_agrees_with_always_bidding() {
 #[test]
 fn the_same_seed_gives_the_same_bytes() {
     let once = |threads: &str| {
-        run(&[
+        stdout(&[
             "thresholds",
             "--deals",
             &scaled(20_000),

@@ -148,9 +148,9 @@ pub struct SimulateArgs {
     pub quiet: bool,
 }
 
-/// `napsim bid-table`.
+/// What the commands that evaluate every hand of many deals share.
 #[derive(Debug, Args)]
-pub struct BidTableArgs {
+pub struct DealRun {
     /// Table size.
     #[arg(long, default_value_t = 4)]
     pub players: usize,
@@ -166,6 +166,14 @@ pub struct BidTableArgs {
     /// Worker threads (default: every core).
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
+}
+
+/// `napsim bid-table`.
+#[derive(Debug, Args)]
+pub struct BidTableArgs {
+    /// The deals and their play.
+    #[command(flatten)]
+    pub run: DealRun,
     /// Hand classes: `classes` (guide-friendly features), `coarse` (trump length, trump A K Q
     /// and side aces only: for small samples such as PIMC tables) or `exact` (hands up to a
     /// renaming of the suits, for the `table` bid policy).
@@ -194,21 +202,9 @@ pub struct BidTableArgs {
 /// `napsim thresholds`.
 #[derive(Debug, Args)]
 pub struct ThresholdsArgs {
-    /// Table size.
-    #[arg(long, default_value_t = 4)]
-    pub players: usize,
-    /// Deals: 1000000, 1_000_000 or 1e6.
-    #[arg(long, default_value = "1000000", value_parser = parse_count)]
-    pub deals: u64,
-    /// Play policy of every seat.
-    #[arg(long, value_name = "SPEC", default_value = "heuristic")]
-    pub play: String,
-    /// Seed (chosen, printed to stderr and recorded when omitted).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
+    /// The deals and their play.
+    #[command(flatten)]
+    pub run: DealRun,
     /// The bidder's position in the auction (0 = eldest); later seats count the deals in which
     /// every earlier seat passed under the threshold bidder.
     #[arg(long, default_value_t = 0)]

@@ -265,9 +265,7 @@ fn hand_command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
         check_writable_dir(path)?;
     }
     let seed = resolve_seed(args.seed);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = thread_count(args.threads);
     let query = HandQuery {
         profile: &profile,
         players: args.players,
@@ -328,40 +326,38 @@ fn hand_command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
     let Some(path) = &args.out else {
         return emit_bytes(&bytes);
     };
-    write_file(path, &bytes)?;
-    if !report::is_special_file(path) {
-        let mut meta = Meta::new(
-            "hand",
-            &profile,
-            serde_json::json!({
-                "rules": rules_arg,
-                "hand": hand.to_string(),
-                "players": args.players,
-                "seat": args.seat,
-                "play": args.play,
-                "worlds": args.worlds,
-                "seed": seed,
-                "threads": threads,
-                "after": after_names,
-                "others_bid": args.others_bid,
-                "dd": !args.no_dd,
-                "format": if args.json { "json" } else if args.csv { "csv" } else { "text" },
-                "out": path,
-            }),
-        );
-        meta.seed = seed;
-        meta.deals = args.worlds;
-        meta.block_size = hand::BLOCK_SIZE;
-        meta.elapsed_seconds = start.elapsed().as_secs_f64();
-        write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
-    }
-    Ok(())
+    let mut meta = Meta::new(
+        "hand",
+        &profile,
+        serde_json::json!({
+            "rules": rules_arg,
+            "hand": hand.to_string(),
+            "players": args.players,
+            "seat": args.seat,
+            "play": args.play,
+            "worlds": args.worlds,
+            "seed": seed,
+            "threads": threads,
+            "after": after_names,
+            "others_bid": args.others_bid,
+            "dd": !args.no_dd,
+            "format": if args.json { "json" } else if args.csv { "csv" } else { "text" },
+            "out": path,
+        }),
+    );
+    meta.record_run(
+        seed,
+        args.worlds,
+        hand::BLOCK_SIZE,
+        start.elapsed().as_secs_f64(),
+    );
+    write_with_meta(path, &bytes, &meta)
 }
 
 fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure> {
     let profile = load_profile(rules_arg)?;
-    profile.check_players(args.players)?;
-    let play = play_policy(&args.play, &profile)?;
+    profile.check_players(args.run.players)?;
+    let play = play_policy(&args.run.play, &profile)?;
     let opener = bid_policy("threshold", &profile)?;
     for path in [&args.out, &args.markdown, &args.plot]
         .into_iter()
@@ -369,28 +365,26 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
     {
         check_writable_dir(path)?;
     }
-    let seed = resolve_seed(args.seed);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let seed = resolve_seed(args.run.seed);
+    let threads = thread_count(args.run.threads);
     let scheme = match args.by.as_str() {
         "exact" => Scheme::Exact,
         "coarse" => Scheme::Coarse,
         _ => Scheme::Classes,
     };
-    let dd_deals = args.dd_deals.unwrap_or(args.deals).min(args.deals);
+    let dd_deals = args.dd_deals.unwrap_or(args.run.deals).min(args.run.deals);
     let config = BidTableConfig {
         profile: &profile,
-        players: args.players,
-        deals: args.deals,
+        players: args.run.players,
+        deals: args.run.deals,
         seed,
         play: play.as_ref(),
-        play_dd: hand::is_dd_spec(&args.play),
+        play_dd: hand::is_dd_spec(&args.run.play),
         dd_deals,
         scheme,
         opener: opener.as_ref(),
     };
-    let progress = Progress::new(args.deals, "deals", args.quiet);
+    let progress = Progress::new(args.run.deals, "deals", args.quiet);
     let start = Instant::now();
     let tally = bid_table::bid_table(&config, threads, &progress).map_err(Failure::runtime)?;
     let elapsed = start.elapsed().as_secs_f64();
@@ -400,22 +394,22 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
         "napsim --rules {} bid-table --players {} --deals {} --play {} --seed {seed} --by {} \
          --dd-deals {dd_deals} --min-hands {}",
         profile.name(),
-        args.players,
-        args.deals,
-        shell_word(&args.play),
+        args.run.players,
+        args.run.deals,
+        shell_word(&args.run.play),
         args.by,
         args.min_hands
     );
     let doc = report::BidTableDoc {
         command: &command,
         profile: profile.name(),
-        play: &args.play,
-        deals: args.deals,
+        play: &args.run.play,
+        deals: args.run.deals,
         dd_deals,
         min_hands: args.min_hands,
         coverage: [(
-            args.players,
-            bid_table::coverage(&tally, args.players, args.min_hands),
+            args.run.players,
+            bid_table::coverage(&tally, args.run.players, args.min_hands),
         )]
         .into(),
         bids: profile
@@ -428,24 +422,23 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
     // Drawn before any file is written, so that a drawing error leaves no partial outputs.
     let svg = match &args.plot {
         Some(_) => {
-            let chart = bid_table::chart::chart(&tally, &config, 0, &args.play, args.min_hands);
+            let chart = bid_table::chart::chart(&tally, &config, 0, &args.run.play, args.min_hands);
             Some(report::bid_chart_svg(&chart).map_err(Failure::runtime)?)
         }
         None => None,
     };
     if let Some(path) = &args.out {
-        let csv = report::csv_bytes(&rows)
-            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+        let csv = csv_of(&rows)?;
         let mut meta = Meta::new(
             "bid-table",
             &profile,
             serde_json::json!({
                 "rules": rules_arg,
-                "players": args.players,
-                "deals": args.deals,
+                "players": args.run.players,
+                "deals": args.run.deals,
                 "seed": seed,
                 "threads": threads,
-                "play": args.play,
+                "play": args.run.play,
                 "by": args.by,
                 "dd_deals": dd_deals,
                 "min_hands": args.min_hands,
@@ -453,14 +446,8 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
                 "out": path,
             }),
         );
-        meta.seed = seed;
-        meta.deals = args.deals;
-        meta.block_size = bid_table::BLOCK_SIZE;
-        meta.elapsed_seconds = elapsed;
-        write_file(path, &csv)?;
-        if !report::is_special_file(path) {
-            write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
-        }
+        meta.record_run(seed, args.run.deals, bid_table::BLOCK_SIZE, elapsed);
+        write_with_meta(path, &csv, &meta)?;
     }
     if let Some(path) = &args.markdown {
         write_file(path, markdown.as_bytes())?;
@@ -474,53 +461,51 @@ fn bid_table_command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure>
     let shown = rows.len() / profile.bids().len().max(1);
     eprintln!(
         "{} deals in {elapsed:.2} s; {shown} (seat, class) rows shown",
-        args.deals
+        args.run.deals
     );
     Ok(())
 }
 
 fn thresholds_command(rules_arg: &str, args: ThresholdsArgs) -> Result<(), Failure> {
     let profile = load_profile(rules_arg)?;
-    profile.check_players(args.players)?;
-    if args.seat >= args.players {
+    profile.check_players(args.run.players)?;
+    if args.seat >= args.run.players {
         return Err(Failure::input(format!(
             "--seat {} is not a position in the auction: 0 (eldest) to {}",
             args.seat,
-            args.players - 1
+            args.run.players - 1
         )));
     }
-    let play = play_policy(&args.play, &profile)?;
+    let play = play_policy(&args.run.play, &profile)?;
     let opener = bid_policy("threshold", &profile)?;
     if let Some(path) = args.out.as_deref().filter(|p| *p != Path::new("-")) {
         check_writable_dir(path)?;
     }
-    let seed = resolve_seed(args.seed);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let seed = resolve_seed(args.run.seed);
+    let threads = thread_count(args.run.threads);
     let config = BidTableConfig {
         profile: &profile,
-        players: args.players,
-        deals: args.deals,
+        players: args.run.players,
+        deals: args.run.deals,
         seed,
         play: play.as_ref(),
-        play_dd: hand::is_dd_spec(&args.play),
+        play_dd: hand::is_dd_spec(&args.run.play),
         dd_deals: 0,
         scheme: Scheme::Strength,
         opener: opener.as_ref(),
     };
-    let progress = Progress::new(args.deals, "deals", args.quiet);
+    let progress = Progress::new(args.run.deals, "deals", args.quiet);
     let start = Instant::now();
     let tally = bid_table::bid_table(&config, threads, &progress).map_err(Failure::runtime)?;
     let elapsed = start.elapsed().as_secs_f64();
-    let (rows, bests) = thresholds::sweep(&tally, &profile, args.players, args.seat);
+    let (rows, bests) = thresholds::sweep(&tally, &profile, args.run.players, args.seat);
     let mut text = format!(
         "{} | {} players | seat {} | play {} | seed {seed} | {} deals\n\n",
         profile.name(),
-        args.players,
+        args.run.players,
         args.seat,
-        args.play,
-        args.deals
+        args.run.play,
+        args.run.deals
     );
     text += &format!(
         "{:<28} {:>9} {:>13} {:>20}\n",
@@ -557,35 +542,27 @@ fn thresholds_command(rules_arg: &str, args: ThresholdsArgs) -> Result<(), Failu
              every threshold not significantly worse (paired on the same deals, 95%).\n";
     if args.out.as_deref() == Some(Path::new("-")) {
         eprint!("{text}");
-        let csv = report::csv_bytes(&rows)
-            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+        let csv = csv_of(&rows)?;
         return emit_bytes(&csv);
     }
     if let Some(path) = &args.out {
-        let csv = report::csv_bytes(&rows)
-            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+        let csv = csv_of(&rows)?;
         let mut meta = Meta::new(
             "thresholds",
             &profile,
             serde_json::json!({
                 "rules": rules_arg,
-                "players": args.players,
-                "deals": args.deals,
+                "players": args.run.players,
+                "deals": args.run.deals,
                 "seed": seed,
                 "threads": threads,
-                "play": args.play,
+                "play": args.run.play,
                 "seat": args.seat,
                 "out": path,
             }),
         );
-        meta.seed = seed;
-        meta.deals = args.deals;
-        meta.block_size = bid_table::BLOCK_SIZE;
-        meta.elapsed_seconds = elapsed;
-        write_file(path, &csv)?;
-        if !report::is_special_file(path) {
-            write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
-        }
+        meta.record_run(seed, args.run.deals, bid_table::BLOCK_SIZE, elapsed);
+        write_with_meta(path, &csv, &meta)?;
     }
     emit(&text)
 }
@@ -613,9 +590,7 @@ fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> 
         check_writable_dir(path)?;
     }
     let seed = resolve_seed(args.seed);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = thread_count(args.threads);
     let config = SimulateConfig {
         profile: &profile,
         players: args.players,
@@ -636,8 +611,7 @@ fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> 
         &args.policies.play,
         seed,
     );
-    let csv = report::csv_bytes(&rows)
-        .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+    let csv = csv_of(&rows)?;
     let summary = report::simulate_summary(&rows, &tally, elapsed);
     if to_stdout {
         eprint!("{summary}");
@@ -658,21 +632,34 @@ fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> 
                 "out": path,
             }),
         );
-        meta.seed = seed;
-        meta.deals = args.deals;
-        meta.block_size = simulate::BLOCK_SIZE;
-        meta.elapsed_seconds = elapsed;
-        write_file(path, &csv)?;
-        if report::is_special_file(path) {
-            eprintln!(
-                "note: {} is not a regular file; no manifest written beside it",
-                path.display()
-            );
-        } else {
-            write_file(&report::meta_path(path), meta.to_json().as_bytes())?;
-        }
+        meta.record_run(seed, args.deals, simulate::BLOCK_SIZE, elapsed);
+        write_with_meta(path, &csv, &meta)?;
     }
     emit(&summary)
+}
+
+/// The thread count asked for, or every core.
+fn thread_count(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Rows as CSV bytes (a header and one line per row).
+fn csv_of<T: serde::Serialize>(rows: &[T]) -> Result<Vec<u8>, Failure> {
+    report::csv_bytes(rows).map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))
+}
+
+/// Writes `bytes` to `path` and the run's manifest beside it (`FILE.meta.json`), except beside
+/// a device or pipe.
+fn write_with_meta(path: &Path, bytes: &[u8], meta: &Meta) -> Result<(), Failure> {
+    write_file(path, bytes)?;
+    if report::is_special_file(path) {
+        eprintln!(
+            "note: {} is not a regular file; no manifest written beside it",
+            path.display()
+        );
+        return Ok(());
+    }
+    write_file(&report::meta_path(path), meta.to_json().as_bytes())
 }
 
 /// The seed given, or a fresh one printed to stderr so the run can be repeated.

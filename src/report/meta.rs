@@ -46,6 +46,14 @@ impl Meta {
         }
     }
 
+    /// Records the run: its seed, units (deals, worlds), units per block and duration.
+    pub fn record_run(&mut self, seed: u64, units: u64, block_size: u64, elapsed_seconds: f64) {
+        self.seed = seed;
+        self.deals = units;
+        self.block_size = block_size;
+        self.elapsed_seconds = elapsed_seconds;
+    }
+
     /// Pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).expect("a manifest serialises");
