@@ -8,3 +8,4 @@ pub mod replay;
 pub mod simulate;
 pub mod solve;
 pub mod thresholds;
+pub mod tournament;

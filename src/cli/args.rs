@@ -38,6 +38,9 @@ pub enum Command {
     /// Sweep the threshold bid policy: the expected units per deal of bidding each bid from
     /// each hand strength, and the best strength to bid it from.
     Thresholds(ThresholdsArgs),
+    /// Entrants (bid and play policies) play sessions against each other, duplicate by default:
+    /// means, win shares and paired differences with their intervals.
+    Tournament(TournamentArgs),
 }
 
 /// `napsim rules ...`.
@@ -194,6 +197,42 @@ pub struct BidTableArgs {
     /// Draw P(make) against trump length and honours here (SVG).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `napsim tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// An entrant, NAME=BID/PLAY (e.g. pimc=threshold/pimc:worlds=16); two or more, at most one
+    /// per seat. Seat s of rotation r goes to entrant ((s + r) mod players) mod entrants.
+    #[arg(long = "entrant", value_name = "NAME=BID/PLAY", required = true)]
+    pub entrants: Vec<String>,
+    /// Card sets (duplicate: each replayed in every rotation) or sessions: 2000, 2e3.
+    #[arg(long, default_value = "1000", value_parser = parse_count)]
+    pub sessions: u64,
+    /// Seed (chosen, printed to stderr and recorded when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Replay every card set with the entrants rotated through all seats (the default).
+    #[arg(long, overrides_with = "no_duplicate")]
+    pub duplicate: bool,
+    /// Every card set is one session in the first rotation.
+    #[arg(long)]
+    pub no_duplicate: bool,
+    /// One CSV row per entrant here (and the manifest beside it).
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// One CSV row per ordered pair of entrants here.
+    #[arg(long, value_name = "FILE.csv")]
+    pub pairs: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::Failure;
 use super::args::{
     BidTableArgs, Cli, Command, DealArgs, HandArgs, RulesAction, SimulateArgs, SolveArgs,
-    ThresholdsArgs,
+    ThresholdsArgs, TournamentArgs,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, Scheme};
 use crate::analysis::deals::{DealsConfig, play_deals};
@@ -16,6 +16,7 @@ use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, re
 use crate::analysis::simulate::{self, SimulateConfig};
 use crate::analysis::solve;
 use crate::analysis::thresholds;
+use crate::analysis::tournament;
 use crate::cards::{Suit, parse_deal};
 use crate::game::Table;
 use crate::policy::{bid_policy, play_policy};
@@ -33,6 +34,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Hand(args) => hand_command(&cli.rules, args),
         Command::BidTable(args) => bid_table_command(&cli.rules, args),
         Command::Thresholds(args) => thresholds_command(&cli.rules, args),
+        Command::Tournament(args) => tournament_command(&cli.rules, args),
     }
 }
 
@@ -636,6 +638,118 @@ fn simulate_command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> 
         write_with_meta(path, &csv, &meta)?;
     }
     emit(&summary)
+}
+
+fn tournament_command(rules_arg: &str, args: TournamentArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.players)?;
+    let entrants = args
+        .entrants
+        .iter()
+        .map(|text| tournament::parse_entrant(text, &profile))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Failure::input)?;
+    if entrants.len() < 2 || entrants.len() > args.players {
+        return Err(Failure::input(format!(
+            "a tournament needs 2 to {} entrants at {} players; {} given",
+            args.players,
+            args.players,
+            entrants.len()
+        )));
+    }
+    for (i, e) in entrants.iter().enumerate() {
+        if entrants[..i].iter().any(|o| o.name == e.name) {
+            return Err(Failure::input(format!(
+                "two entrants are named '{}'",
+                e.name
+            )));
+        }
+    }
+    for path in [&args.out, &args.pairs].into_iter().flatten() {
+        check_writable_dir(path)?;
+    }
+    let seed = resolve_seed(args.seed);
+    let threads = thread_count(args.threads);
+    let config = tournament::TournamentConfig {
+        profile: &profile,
+        players: args.players,
+        entrants: &entrants,
+        sets: args.sessions,
+        seed,
+        duplicate: !args.no_duplicate,
+    };
+    let progress = Progress::new(args.sessions, "card sets", args.quiet);
+    let start = Instant::now();
+    let tally = tournament::tournament(&config, threads, &progress).map_err(Failure::runtime)?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let (rows, pairs) = tournament::rows(&tally, &config);
+    let mut text = format!(
+        "{} | {} players | {} card sets{} | seed {seed} | {:.1} s\n\n",
+        profile.name(),
+        args.players,
+        args.sessions,
+        if config.duplicate { ", duplicate" } else { "" },
+        elapsed
+    );
+    text += &format!(
+        "{:<14} {:>10} {:>17} {:>10} {:>23}\n",
+        "entrant", "sessions", "balance ± se", "units/deal", "win share (95%)"
+    );
+    for r in &rows {
+        text += &format!(
+            "{:<14} {:>10} {:>9.3} ± {:<5.3} {:>+10.4} {:>7.3} ({:.3}-{:.3})\n",
+            r.entrant,
+            r.sessions,
+            r.mean_balance,
+            r.mean_balance_se,
+            r.units_per_deal,
+            r.win_share,
+            r.win_share_ci95_low,
+            r.win_share_ci95_high
+        );
+    }
+    text += "\npaired differences per session (row minus column, ± se; * significant at 95%):\n";
+    text += &format!("{:<14}", "");
+    for e in &entrants {
+        text += &format!(" {:>18}", e.name);
+    }
+    text += "\n";
+    for a in &entrants {
+        text += &format!("{:<14}", a.name);
+        for b in &entrants {
+            let cell = pairs
+                .iter()
+                .find(|p| p.entrant_a == a.name && p.entrant_b == b.name)
+                .map_or("-".to_string(), |p| {
+                    format!(
+                        "{:+.3}±{:.3}{}",
+                        p.mean_diff,
+                        p.mean_diff_se,
+                        if p.significant { "*" } else { " " }
+                    )
+                });
+            text += &format!(" {cell:>18}");
+        }
+        text += "\n";
+    }
+    let arguments = serde_json::json!({
+        "rules": rules_arg,
+        "players": args.players,
+        "entrants": args.entrants,
+        "sessions": args.sessions,
+        "seed": seed,
+        "threads": threads,
+        "duplicate": config.duplicate,
+    });
+    if let Some(path) = &args.out {
+        let mut meta = Meta::new("tournament", &profile, arguments.clone());
+        meta.record_run(seed, args.sessions, tournament::BLOCK_SIZE, elapsed);
+        write_with_meta(path, &csv_of(&rows)?, &meta)?;
+    }
+    if let Some(path) = &args.pairs {
+        write_file(path, &csv_of(&pairs)?)?;
+    }
+    emit(&text)
 }
 
 /// The thread count asked for, or every core.

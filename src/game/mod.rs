@@ -12,7 +12,7 @@ pub use deal::{Dealt, STOCK_MAX, Shuffler, StockOrder};
 pub use runner::{
     Seats, Table, Uniform, auction_turn, play_out, run_auction, run_deal, settle_contract,
 };
-pub use session::{SessionResult, play_session};
+pub use session::{SessionResult, play_session, play_session_with};
 pub use state::{
     Call, Contract, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase, Settlement, beats,
     opening_leads, trick_winner,

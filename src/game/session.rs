@@ -32,6 +32,28 @@ pub fn play_session(
     deal_rng: &mut SimRng,
     policy_rng: &mut SimRng,
 ) -> SessionResult {
+    play_session_with(
+        profile,
+        shuffler,
+        players,
+        table,
+        deal_rng,
+        policy_rng,
+        |_| {},
+    )
+}
+
+/// [`play_session`], showing each finished deal to `on_deal` (for tallies beyond the
+/// balances, such as who declared what).
+pub fn play_session_with(
+    profile: &Profile,
+    shuffler: &mut Shuffler,
+    players: usize,
+    table: &Table,
+    deal_rng: &mut SimRng,
+    policy_rng: &mut SimRng,
+    mut on_deal: impl FnMut(&DealState),
+) -> SessionResult {
     shuffler.reset();
     let mut dealer = match profile.first_dealer() {
         FirstDealer::Random => below(deal_rng, players as u64) as usize,
@@ -48,6 +70,7 @@ pub fn play_session(
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         state.set_kitty(result.kitty);
         run_deal(&mut state, table, policy_rng);
+        on_deal(&state);
         result.kitty = state.kitty_after();
         shuffler.collect(&state);
         result.deals += 1;

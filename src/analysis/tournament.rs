@@ -1,0 +1,424 @@
+//! `napsim tournament`: entrants (a bid policy and a play policy each) play sessions against
+//! each other; which is better, by how much, and how sure we are.
+//!
+//! **Seats.** Entrant `e` of `E` holds the seats `s` with `s % E == e` in the first rotation; in
+//! rotation `r` the seat `s` goes to entrant `((s + r) % P) % E` (P seats), so over the P
+//! rotations every entrant sits in every seat. An entrant's result in a session is the mean over
+//! the seats it held.
+//!
+//! **Duplicate** (the default): card set `k` is replayed once per rotation from the same card
+//! and policy streams, so every entrant plays every seat on the same cards (under profiles that
+//! shuffle every deal; with limited shuffling the pack carries each session's play into the next
+//! deal, so only the first deal of a set repeats exactly). Without duplicate, card set `k` is
+//! one session in the first rotation.
+//!
+//! **Results.** An entrant's result in a card set is its balance per seat-session (summed over
+//! the seats it held and the set's sessions, divided by their number, which is the same for
+//! every set): with as many seats per session for every entrant, the mean over the seats it held,
+//! averaged over the set's sessions. Standard errors come from the spread over card sets, and
+//! differences between entrants are paired by card set.
+//!
+//! **Tallies** are integers per card set, so blocks merge exactly: an entrant's balance summed
+//! over its seats and the set's sessions (the divisor, its seat-sessions per set, is the same for
+//! every set), its sum of squares, the same for win shares (in 420ths), the paired differences of
+//! every two entrants scaled to integers, and per bid how often the entrant declared and made it.
+
+use crate::game::{Shuffler, Table, play_session_with};
+use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
+use crate::rng::SimRng;
+use crate::rules::{MAX_PLAYERS, Profile};
+use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+
+/// Card sets per block. Part of the determinism contract: changing it changes the results.
+pub const BLOCK_SIZE: u64 = 64;
+
+/// One entrant: a name and its two policies.
+pub struct Entrant {
+    /// The name it is reported under.
+    pub name: String,
+    /// The bid policy spec.
+    pub bid_spec: String,
+    /// The play policy spec.
+    pub play_spec: String,
+    /// The bid policy.
+    pub bid: Box<dyn BidPolicy>,
+    /// The play policy.
+    pub play: Box<dyn PlayPolicy>,
+}
+
+/// Parses `NAME=BID/PLAY` (a spec containing `/` is wrapped in parentheses).
+pub fn parse_entrant(text: &str, profile: &Profile) -> Result<Entrant, String> {
+    let (name, specs) = text.split_once('=').ok_or_else(|| {
+        format!("--entrant '{text}' is not NAME=BID/PLAY (e.g. pimc=threshold/pimc:worlds=16)")
+    })?;
+    let name = name.trim();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(format!(
+            "--entrant '{text}': the name must be letters, digits, '-', '_' or '.'"
+        ));
+    }
+    let slash = top_level_slash(specs).ok_or_else(|| {
+        format!("--entrant '{text}': no '/' between the bid and play policies (NAME=BID/PLAY)")
+    })?;
+    let unwrap = |s: &str| {
+        let s = s.trim();
+        if s.starts_with('(') && s.ends_with(')') {
+            s[1..s.len() - 1].to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let (bid_spec, play_spec) = (unwrap(&specs[..slash]), unwrap(&specs[slash + 1..]));
+    let bid = bid_policy(&bid_spec, profile).map_err(|e| format!("--entrant '{name}': {e}"))?;
+    let play = play_policy(&play_spec, profile).map_err(|e| format!("--entrant '{name}': {e}"))?;
+    Ok(Entrant {
+        name: name.to_string(),
+        bid_spec,
+        play_spec,
+        bid,
+        play,
+    })
+}
+
+/// The position of the first `/` outside parentheses.
+fn top_level_slash(text: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '/' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What to play.
+pub struct TournamentConfig<'a> {
+    /// The rules.
+    pub profile: &'a Profile,
+    /// Table size.
+    pub players: usize,
+    /// The entrants (at least two, at most the table size).
+    pub entrants: &'a [Entrant],
+    /// Card sets (with duplicate) or sessions.
+    pub sets: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Replay every card set in every rotation.
+    pub duplicate: bool,
+}
+
+impl TournamentConfig<'_> {
+    /// The rotations a card set is played in.
+    pub fn rotations(&self) -> usize {
+        if self.duplicate { self.players } else { 1 }
+    }
+
+    /// The entrant at `seat` in rotation `rotation`.
+    pub fn entrant_at(&self, seat: usize, rotation: usize) -> usize {
+        ((seat + rotation) % self.players) % self.entrants.len()
+    }
+
+    /// Seat-sessions entrant `e` plays per card set (the same for every set).
+    pub fn seat_sessions(&self, e: usize) -> u64 {
+        let mut count = 0;
+        for r in 0..self.rotations() {
+            for seat in 0..self.players {
+                count += u64::from(self.entrant_at(seat, r) == e);
+            }
+        }
+        count
+    }
+}
+
+/// Per entrant: integer sums over card sets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EntrantTally {
+    /// Balances over its seats and the set's sessions, summed over sets.
+    pub balance: i64,
+    /// Their squares, summed over sets.
+    pub balance_sq: u128,
+    /// Win shares (420ths) over its seats and the set's sessions, summed over sets.
+    pub wins_420: u64,
+    /// Their squares.
+    pub wins_420_sq: u128,
+    /// Deals played in its seats.
+    pub deals: u64,
+    /// Per bid: deals it declared it, and made it.
+    pub declared: Vec<(u64, u64)>,
+}
+
+/// The tallies of a tournament.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentTally {
+    /// Card sets played.
+    pub sets: u64,
+    /// Per entrant.
+    pub entrants: Vec<EntrantTally>,
+    /// Per ordered pair (a, b), a != b, at `a * E + b`: the sum over sets of
+    /// `N_a * c_b - N_b * c_a` (N: balance sums, c: seat-sessions per set) and its square.
+    pub pairs: Vec<(i64, u128)>,
+    /// Every session's balances summed over all seats (should be zero, or minus the kitty).
+    pub balance_total: i64,
+    /// Every session's kitty at the end, summed.
+    pub kitty_total: i64,
+}
+
+impl Tally for TournamentTally {
+    fn merge(&mut self, other: TournamentTally) {
+        self.sets += other.sets;
+        self.balance_total += other.balance_total;
+        self.kitty_total += other.kitty_total;
+        if self.entrants.is_empty() {
+            self.entrants = other.entrants;
+            self.pairs = other.pairs;
+            return;
+        }
+        for (a, b) in self.entrants.iter_mut().zip(other.entrants) {
+            a.balance += b.balance;
+            a.balance_sq += b.balance_sq;
+            a.wins_420 += b.wins_420;
+            a.wins_420_sq += b.wins_420_sq;
+            a.deals += b.deals;
+            for (x, y) in a.declared.iter_mut().zip(b.declared) {
+                x.0 += y.0;
+                x.1 += y.1;
+            }
+        }
+        for (a, b) in self.pairs.iter_mut().zip(other.pairs) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+    }
+}
+
+/// The card sets of one block.
+pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTally {
+    let profile = config.profile;
+    let players = config.players;
+    let n = config.entrants.len();
+    let bids = profile.bids().len();
+    let mut tally = TournamentTally {
+        sets: block.len,
+        entrants: vec![
+            EntrantTally {
+                declared: vec![(0, 0); bids],
+                ..EntrantTally::default()
+            };
+            n
+        ],
+        pairs: vec![(0, 0); n * n],
+        ..TournamentTally::default()
+    };
+    let counts: Vec<i64> = (0..n).map(|e| config.seat_sessions(e) as i64).collect();
+    let mut shuffler = Shuffler::new(profile, players);
+    let (mut deal_rng, mut policy_rng) = (block.deal_rng, block.policy_rng);
+    for _ in 0..block.len {
+        // Every rotation of the set starts from the same streams; the next set continues from
+        // where the first rotation left them.
+        let (set_deal, set_policy) = (deal_rng.clone(), policy_rng.clone());
+        let mut sums = vec![0i64; n];
+        let mut wins = vec![0u64; n];
+        for r in 0..config.rotations() {
+            let seat_of: Vec<usize> = (0..players).map(|s| config.entrant_at(s, r)).collect();
+            let bid_refs: Vec<&dyn BidPolicy> = seat_of
+                .iter()
+                .map(|&e| config.entrants[e].bid.as_ref())
+                .collect();
+            let play_refs: Vec<&dyn PlayPolicy> = seat_of
+                .iter()
+                .map(|&e| config.entrants[e].play.as_ref())
+                .collect();
+            let table = Table::per_seat(&bid_refs, &play_refs);
+            let (mut d, mut p): (SimRng, SimRng) = (set_deal.clone(), set_policy.clone());
+            let entrants = &mut tally.entrants;
+            let result = play_session_with(
+                profile,
+                &mut shuffler,
+                players,
+                &table,
+                &mut d,
+                &mut p,
+                |state| {
+                    if let Some(s) = state.settlement() {
+                        let e = seat_of[s.declarer];
+                        let slot = &mut entrants[e].declared[s.bid.index()];
+                        slot.0 += 1;
+                        slot.1 += u64::from(s.made);
+                    }
+                },
+            );
+            if r == 0 {
+                (deal_rng, policy_rng) = (d, p);
+            }
+            for (seat, &e) in seat_of.iter().enumerate() {
+                sums[e] += result.balances[seat];
+                wins[e] += u64::from(result.win_share_420[seat]);
+                tally.entrants[e].deals += result.deals as u64;
+            }
+            tally.balance_total += result.balances[..players].iter().sum::<i64>();
+            tally.kitty_total += result.kitty;
+        }
+        for e in 0..n {
+            let t = &mut tally.entrants[e];
+            t.balance += sums[e];
+            t.balance_sq += (sums[e] as i128 * sums[e] as i128) as u128;
+            t.wins_420 += wins[e];
+            t.wins_420_sq += u128::from(wins[e]) * u128::from(wins[e]);
+        }
+        for a in 0..n {
+            for b in 0..n {
+                if a != b {
+                    let d = sums[a] * counts[b] - sums[b] * counts[a];
+                    let pair = &mut tally.pairs[a * n + b];
+                    pair.0 += d;
+                    pair.1 += (d as i128 * d as i128) as u128;
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// Plays the whole tournament on `threads` threads.
+pub fn tournament(
+    config: &TournamentConfig,
+    threads: usize,
+    progress: &Progress,
+) -> Result<TournamentTally, PoolError> {
+    let plan = Plan {
+        total: config.sets,
+        block_size: BLOCK_SIZE,
+        seed: config.seed,
+    };
+    sim::run(plan, threads, progress, |block| {
+        tournament_block(config, block)
+    })
+}
+
+/// Mean and standard error of `x / scale` over `n` samples, from the sums of `x` and `x^2`.
+fn scaled_mean_se(n: u64, sum: i64, sum_sq: u128, scale: f64) -> (f64, f64) {
+    let (m, se) = crate::stats::mean_se(n, sum, sum_sq).unwrap_or((0.0, 0.0));
+    (m / scale, se / scale)
+}
+
+/// One CSV row per entrant.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct EntrantRow {
+    /// Its name.
+    pub entrant: String,
+    /// Its bid policy spec.
+    pub bid_policy: String,
+    /// Its play policy spec.
+    pub play_policy: String,
+    /// Sessions played (card sets times rotations).
+    pub sessions: u64,
+    /// Mean balance per session.
+    pub mean_balance: f64,
+    /// Its standard error (over card sets).
+    pub mean_balance_se: f64,
+    /// Mean units per deal.
+    pub units_per_deal: f64,
+    /// Share of sessions won (ties shared; an entrant holding several seats adds up their
+    /// shares, so the entrants' shares sum to one).
+    pub win_share: f64,
+    /// Normal 95% interval of the win share.
+    pub win_share_ci95_low: f64,
+    /// Normal 95% interval of the win share.
+    pub win_share_ci95_high: f64,
+    /// Declared / made per bid, `three:120/90 four:...`.
+    pub declarer: String,
+}
+
+/// One CSV row per ordered pair of entrants.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PairRow {
+    /// The first entrant.
+    pub entrant_a: String,
+    /// The second entrant.
+    pub entrant_b: String,
+    /// a's mean balance per session minus b's, paired by card set.
+    pub mean_diff: f64,
+    /// Its standard error.
+    pub mean_diff_se: f64,
+    /// 95% interval.
+    pub ci95_low: f64,
+    /// 95% interval.
+    pub ci95_high: f64,
+    /// Whether the interval excludes zero.
+    pub significant: bool,
+}
+
+/// The rows of a finished tournament.
+pub fn rows(tally: &TournamentTally, config: &TournamentConfig) -> (Vec<EntrantRow>, Vec<PairRow>) {
+    let n = config.entrants.len();
+    let sets = tally.sets;
+    let entrants = (0..n)
+        .map(|e| {
+            let t = &tally.entrants[e];
+            let entrant = &config.entrants[e];
+            let c = config.seat_sessions(e) as f64;
+            let (mean, se) = scaled_mean_se(sets, t.balance, t.balance_sq, c);
+            // Its seats' shares summed: the entrants' shares of a session add up to one.
+            let sessions = config.rotations() as f64;
+            let (w, w_se) =
+                scaled_mean_se(sets, t.wins_420 as i64, t.wins_420_sq, 420.0 * sessions);
+            let declarer = config
+                .profile
+                .bid_ids()
+                .zip(&t.declared)
+                .filter(|(_, d)| d.0 > 0)
+                .map(|(id, d)| format!("{}:{}/{}", config.profile.bid(id).name(), d.1, d.0))
+                .collect::<Vec<_>>()
+                .join(" ");
+            EntrantRow {
+                entrant: entrant.name.clone(),
+                bid_policy: entrant.bid_spec.clone(),
+                play_policy: entrant.play_spec.clone(),
+                sessions: sets * config.rotations() as u64,
+                mean_balance: mean,
+                mean_balance_se: se,
+                units_per_deal: t.balance as f64 / t.deals.max(1) as f64,
+                win_share: w,
+                win_share_ci95_low: w - 1.96 * w_se,
+                win_share_ci95_high: w + 1.96 * w_se,
+                declarer,
+            }
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            let (ca, cb) = (
+                config.seat_sessions(a) as f64,
+                config.seat_sessions(b) as f64,
+            );
+            let (sum, sq) = tally.pairs[a * n + b];
+            // The integer is N_a c_b - N_b c_a = c_a c_b (N_a / c_a - N_b / c_b).
+            let scale = ca * cb;
+            let (mean, se) = scaled_mean_se(sets, sum, sq, scale);
+            pairs.push(PairRow {
+                entrant_a: config.entrants[a].name.clone(),
+                entrant_b: config.entrants[b].name.clone(),
+                mean_diff: mean,
+                mean_diff_se: se,
+                ci95_low: mean - 1.96 * se,
+                ci95_high: mean + 1.96 * se,
+                significant: (mean - 1.96 * se) > 0.0 || (mean + 1.96 * se) < 0.0,
+            });
+        }
+    }
+    (entrants, pairs)
+}
+
+/// The largest table: entrants beyond the seats could not all play.
+pub const MAX_ENTRANTS: usize = MAX_PLAYERS;

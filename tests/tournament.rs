@@ -1,0 +1,164 @@
+//! `napsim tournament`: conservation, determinism, and the intervals telling apart what differs.
+
+mod common;
+use common::*;
+
+use napsim::analysis::tournament::{TournamentConfig, parse_entrant, rows, tournament};
+use napsim::rules::{BUILTIN, Profile};
+use napsim::sim::Progress;
+use proptest::prelude::*;
+
+fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            header
+                .iter()
+                .map(String::from)
+                .zip(r.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 8 } else { 32 }))]
+
+    #[test]
+    fn sessions_conserve_units_on_every_profile(seed in any::<u64>(), which in 0..BUILTIN.len(), size in 0usize..5, duplicate in any::<bool>()) {
+        let profile = Profile::builtin(BUILTIN[which].0).unwrap();
+        let players = profile.min_players() + size % (profile.max_players() - profile.min_players() + 1);
+        let entrants = vec![
+            parse_entrant("a=threshold/heuristic", &profile).unwrap(),
+            parse_entrant("b=(always:bid=three)/random", &profile)
+                .or_else(|_| parse_entrant("b=pass/random", &profile))
+                .unwrap(),
+        ];
+        let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate };
+        let tally = tournament(&config, 1, &Progress::hidden()).unwrap();
+        // Balances sum to minus what the sessions left in the kitty.
+        prop_assert_eq!(tally.balance_total + tally.kitty_total, 0);
+        let (rows, pairs) = rows(&tally, &config);
+        let shares: f64 = rows.iter().map(|r| r.win_share).sum();
+        prop_assert!((shares - 1.0).abs() < 1e-9);
+        // a - b is minus b - a.
+        prop_assert!((pairs[0].mean_diff + pairs[1].mean_diff).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn the_thread_count_changes_no_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let out = dir.path().join(format!("t{threads}.csv"));
+        let pairs = dir.path().join(format!("p{threads}.csv"));
+        stdout(&[
+            "tournament",
+            "--entrant",
+            "h=threshold/heuristic",
+            "--entrant",
+            "r=threshold/random",
+            "--entrant",
+            "p=(always:bid=three)/heuristic",
+            "--sessions",
+            &scaled(2000),
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+            "--pairs",
+            pairs.to_str().unwrap(),
+        ]);
+        (std::fs::read(out).unwrap(), std::fs::read(pairs).unwrap())
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+#[test]
+fn a_better_player_is_ahead_and_identical_ones_are_not() {
+    let pairs_of = |entrants: [&str; 2]| {
+        let dir = tempfile::tempdir().unwrap();
+        let pairs = dir.path().join("p.csv");
+        stdout(&[
+            "tournament",
+            "--entrant",
+            entrants[0],
+            "--entrant",
+            entrants[1],
+            "--sessions",
+            &scaled(2000),
+            "--seed",
+            "11",
+            "--quiet",
+            "--pairs",
+            pairs.to_str().unwrap(),
+        ]);
+        records(&std::fs::read_to_string(pairs).unwrap())
+    };
+    let f = |r: &std::collections::HashMap<String, String>, k: &str| r[k].parse::<f64>().unwrap();
+    let better = pairs_of(["heuristic=threshold/heuristic", "random=threshold/random"]);
+    let ab = better
+        .iter()
+        .find(|r| r["entrant_a"] == "heuristic")
+        .unwrap();
+    assert!(f(ab, "ci95_low") > 0.0, "{ab:?}");
+    let same = pairs_of(["one=threshold/heuristic", "two=threshold/heuristic"]);
+    let ab = &same[0];
+    assert!(
+        f(ab, "ci95_low") <= 0.0 && f(ab, "ci95_high") >= 0.0,
+        "{ab:?}"
+    );
+}
+
+#[test]
+fn bad_entrants_exit_2() {
+    assert_bad(
+        &["tournament", "--entrant", "a=threshold/heuristic"],
+        "2 to 4 entrants",
+    );
+    assert_bad(
+        &[
+            "tournament",
+            "--entrant",
+            "a=threshold",
+            "--entrant",
+            "b=threshold/random",
+        ],
+        "no '/'",
+    );
+    assert_bad(
+        &[
+            "tournament",
+            "--entrant",
+            "a=threshold/heuristic",
+            "--entrant",
+            "a=threshold/random",
+        ],
+        "two entrants are named 'a'",
+    );
+    assert_bad(
+        &[
+            "tournament",
+            "--entrant",
+            "a=nosuch/heuristic",
+            "--entrant",
+            "b=threshold/random",
+        ],
+        "unknown bid policy",
+    );
+    assert_bad(
+        &[
+            "tournament",
+            "--entrant",
+            "threshold/heuristic",
+            "--entrant",
+            "b=threshold/random",
+        ],
+        "NAME=BID/PLAY",
+    );
+}
