@@ -41,7 +41,13 @@ proptest! {
         // Balances sum to minus what the sessions left in the kitty.
         prop_assert_eq!(tally.balance_total + tally.kitty_total, 0);
         let (rows, pairs) = rows(&tally, &config);
-        let shares: f64 = rows.iter().map(|r| r.win_share).sum();
+        // Every session has one win to share among its seats.
+        let rotations = if duplicate { players } else { 1 } as f64;
+        let shares: f64 = rows
+            .iter()
+            .enumerate()
+            .map(|(e, r)| r.win_share * config.seat_sessions(e) as f64 / rotations)
+            .sum();
         prop_assert!((shares - 1.0).abs() < 1e-9);
         // a - b is minus b - a.
         prop_assert!((pairs[0].mean_diff + pairs[1].mean_diff).abs() < 1e-9);
@@ -77,6 +83,29 @@ fn the_thread_count_changes_no_byte() {
         (std::fs::read(out).unwrap(), std::fs::read(pairs).unwrap())
     };
     assert_eq!(run("1"), run("2"));
+    let md = dir.path().join("t.md");
+    stdout(&[
+        "tournament",
+        "--entrant",
+        "h=threshold/heuristic",
+        "--entrant",
+        "r=threshold/random",
+        "--sessions",
+        "50",
+        "--seed",
+        "3",
+        "--quiet",
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(md).unwrap();
+    assert!(
+        text.contains(
+            "--entrant h=threshold/heuristic --entrant r=threshold/random --sessions 50 --seed 3"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("| h | – |"), "{text}");
 }
 
 #[test]

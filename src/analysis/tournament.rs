@@ -325,8 +325,8 @@ pub struct EntrantRow {
     pub mean_balance_se: f64,
     /// Mean units per deal.
     pub units_per_deal: f64,
-    /// Share of sessions won (ties shared; an entrant holding several seats adds up their
-    /// shares, so the entrants' shares sum to one).
+    /// Share of sessions won per seat it held (ties shared): with N seats, an entrant no
+    /// better than the others wins 1/N.
     pub win_share: f64,
     /// Normal 95% interval of the win share.
     pub win_share_ci95_low: f64,
@@ -365,10 +365,9 @@ pub fn rows(tally: &TournamentTally, config: &TournamentConfig) -> (Vec<EntrantR
             let entrant = &config.entrants[e];
             let c = config.seat_sessions(e) as f64;
             let (mean, se) = scaled_mean_se(sets, t.balance, t.balance_sq, c);
-            // Its seats' shares summed: the entrants' shares of a session add up to one.
-            let sessions = config.rotations() as f64;
-            let (w, w_se) =
-                scaled_mean_se(sets, t.wins_420 as i64, t.wins_420_sq, 420.0 * sessions);
+            // Per seat it held, like the balance: comparable between entrants holding different
+            // numbers of seats (the shares of all the seats of a session add up to one).
+            let (w, w_se) = scaled_mean_se(sets, t.wins_420 as i64, t.wins_420_sq, 420.0 * c);
             let declarer = config
                 .profile
                 .bid_ids()

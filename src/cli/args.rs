@@ -233,6 +233,9 @@ pub struct TournamentArgs {
     /// One CSV row per ordered pair of entrants here.
     #[arg(long, value_name = "FILE.csv")]
     pub pairs: Option<PathBuf>,
+    /// The entrant table and the cross-table of paired differences as Markdown here.
+    #[arg(long, value_name = "FILE.md")]
+    pub markdown: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,

@@ -665,7 +665,10 @@ fn tournament_command(rules_arg: &str, args: TournamentArgs) -> Result<(), Failu
             )));
         }
     }
-    for path in [&args.out, &args.pairs].into_iter().flatten() {
+    for path in [&args.out, &args.pairs, &args.markdown]
+        .into_iter()
+        .flatten()
+    {
         check_writable_dir(path)?;
     }
     let seed = resolve_seed(args.seed);
@@ -748,6 +751,28 @@ fn tournament_command(rules_arg: &str, args: TournamentArgs) -> Result<(), Failu
     }
     if let Some(path) = &args.pairs {
         write_file(path, &csv_of(&pairs)?)?;
+    }
+    if let Some(path) = &args.markdown {
+        let command = format!(
+            "napsim --rules {} tournament --players {} {} --sessions {} --seed {seed}{}",
+            profile.name(),
+            args.players,
+            args.entrants
+                .iter()
+                .map(|e| format!("--entrant {}", shell_word(e)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            args.sessions,
+            if config.duplicate {
+                ""
+            } else {
+                " --no-duplicate"
+            }
+        );
+        write_file(
+            path,
+            report::tournament_markdown(&command, &rows, &pairs).as_bytes(),
+        )?;
     }
     emit(&text)
 }

@@ -13,6 +13,7 @@ mod narrate;
 mod record;
 mod solve;
 mod summary;
+mod tournament;
 
 pub use bid_chart::{ChartError, bid_chart_svg};
 pub use bid_table::{BidTableDoc, bid_table_markdown};
@@ -24,6 +25,7 @@ pub use record::{
 };
 pub use solve::{RandomSolveReport, solve_json, solve_text};
 pub use summary::simulate_summary;
+pub use tournament::tournament_markdown;
 
 use std::io::Write;
 use std::path::Path;
