@@ -220,9 +220,11 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
     let mut shuffler = Shuffler::new(profile, players);
     let (mut deal_rng, mut policy_rng) = (block.deal_rng, block.policy_rng);
     for _ in 0..block.len {
-        // Every rotation of the set starts from the same streams; the next set continues from
-        // where the first rotation left them.
+        // Every rotation of the set starts from the same streams and the same pack (a shuffle
+        // permutes the pack as it lies, so the same draws on another order deal other cards);
+        // the next set continues from where the first rotation left them.
         let (set_deal, set_policy) = (deal_rng.clone(), policy_rng.clone());
+        let set_shuffler = shuffler.clone();
         let mut sums = vec![0i64; n];
         let mut wins = vec![0u64; n];
         for r in 0..config.rotations() {
@@ -237,10 +239,11 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
                 .collect();
             let table = Table::per_seat(&bid_refs, &play_refs);
             let (mut d, mut p): (SimRng, SimRng) = (set_deal.clone(), set_policy.clone());
+            let mut pack = set_shuffler.clone();
             let entrants = &mut tally.entrants;
             let result = play_session_with(
                 profile,
-                &mut shuffler,
+                &mut pack,
                 players,
                 &table,
                 &mut d,
@@ -255,7 +258,7 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
                 },
             );
             if r == 0 {
-                (deal_rng, policy_rng) = (d, p);
+                (deal_rng, policy_rng, shuffler) = (d, p, pack);
             }
             for (seat, &e) in seat_of.iter().enumerate() {
                 sums[e] += result.balances[seat];
