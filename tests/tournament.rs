@@ -142,6 +142,13 @@ fn a_better_player_is_ahead_and_identical_ones_are_not() {
         f(ab, "ci95_low") <= 0.0 && f(ab, "ci95_high") >= 0.0,
         "{ab:?}"
     );
+    // Duplicate replays the same cards (and the same random draws) in every rotation, so two
+    // identical entrants play identically: their difference is exactly zero.
+    assert_eq!(
+        (f(ab, "mean_diff"), f(ab, "mean_diff_se")),
+        (0.0, 0.0),
+        "{ab:?}"
+    );
 }
 
 #[test]
