@@ -133,7 +133,7 @@ fn bad_deals_exit_2() {
 fn solver_players_run_on_every_profile_and_are_reproducible() {
     let names = stdout(&["rules", "list"]);
     for name in names.lines().map(|l| l.split_whitespace().next().unwrap()) {
-        for play in ["pimc:worlds=32", "dd"] {
+        for play in ["pimc:worlds=32", "dd", "ismcts:iterations=50"] {
             let args = [
                 "--rules", name, "simulate", "--deals", "60", "--seed", "5", "--play", play,
                 "--quiet",

@@ -136,6 +136,12 @@ fn a_better_player_is_ahead_and_identical_ones_are_not() {
         .find(|r| r["entrant_a"] == "heuristic")
         .unwrap();
     assert!(f(ab, "ci95_low") > 0.0, "{ab:?}");
+    let search = pairs_of([
+        "ismcts=threshold/ismcts:iterations=100",
+        "random=threshold/random",
+    ]);
+    let ab = search.iter().find(|r| r["entrant_a"] == "ismcts").unwrap();
+    assert!(f(ab, "ci95_low") > 0.0, "{ab:?}");
     let same = pairs_of(["one=threshold/heuristic", "two=threshold/heuristic"]);
     let ab = &same[0];
     assert!(

@@ -11,6 +11,7 @@
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
 //! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy ([`pimc`]) |
+//! | `ismcts[:iterations=K]` | play | information-set Monte Carlo tree search: K iterations, each on a layout of the hidden cards sampled from what the seat knows, heuristic rollouts; plays the most visited card ([`ismcts`]) |
 //! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, the upper bound for card play ([`dd`]) |
 //!
 //! Policies see only their view ([`BidView`], [`PlayView`]) and draw randomness only from the
@@ -19,6 +20,7 @@
 pub mod always;
 pub mod dd;
 pub mod heuristic;
+pub mod ismcts;
 pub mod lookahead;
 pub mod pass;
 pub mod pimc;
@@ -98,7 +100,7 @@ pub trait PlayPolicy: Send + Sync + Any {
 /// The bid policy names, for messages.
 pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead", "table"];
 /// The play policy names, for messages.
-pub const PLAY_POLICIES: &[&str] = &["random", "heuristic", "pimc", "dd"];
+pub const PLAY_POLICIES: &[&str] = &["random", "heuristic", "pimc", "ismcts", "dd"];
 
 /// Builds a bid policy from its spec for `profile`.
 pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, SpecError> {
@@ -135,6 +137,7 @@ pub fn play_policy(text: &str, _profile: &Profile) -> Result<Box<dyn PlayPolicy>
             Box::new(heuristic::Heuristic)
         }
         "pimc" => Box::new(pimc::Pimc::from_spec(&spec)?),
+        "ismcts" => Box::new(ismcts::Ismcts::from_spec(&spec)?),
         "dd" => {
             spec.check_keys(&[])?;
             Box::new(dd::DoubleDummy)
