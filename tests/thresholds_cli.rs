@@ -3,21 +3,6 @@
 mod common;
 use common::*;
 
-fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            header
-                .iter()
-                .map(String::from)
-                .zip(r.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn the_sweep_marks_the_best_threshold_and_agrees_with_always_bidding() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,21 +8,6 @@ use napsim::rules::{BUILTIN, Profile};
 use napsim::sim::Progress;
 use proptest::prelude::*;
 
-fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let header = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            header
-                .iter()
-                .map(String::from)
-                .zip(r.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 8 } else { 32 }))]
 

@@ -542,13 +542,12 @@ fn thresholds_command(rules_arg: &str, args: ThresholdsArgs) -> Result<(), Failu
              Each bid is swept alone: bid it when the\nscore reaches the threshold, else pass. \
              'bid from' maximises expected units per deal reaching the\nseat; the range holds \
              every threshold not significantly worse (paired on the same deals, 95%).\n";
+    let csv = csv_of(&rows)?;
     if args.out.as_deref() == Some(Path::new("-")) {
         eprint!("{text}");
-        let csv = csv_of(&rows)?;
         return emit_bytes(&csv);
     }
     if let Some(path) = &args.out {
-        let csv = csv_of(&rows)?;
         let mut meta = Meta::new(
             "thresholds",
             &profile,

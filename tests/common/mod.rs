@@ -39,3 +39,19 @@ pub fn assert_bad(args: &[&str], needle: &str) {
 pub fn scaled(n: u64) -> String {
     (if cfg!(debug_assertions) { n / 10 } else { n }).to_string()
 }
+
+/// The rows of a CSV text, each as a map from column name to value.
+pub fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            header
+                .iter()
+                .map(String::from)
+                .zip(r.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}

@@ -189,13 +189,16 @@ impl HandQuery<'_> {
                     .then(|| state.trump())
                     .flatten();
                 let opening = Opening::for_bid(bid, named);
-                let hands: Vec<CardSet> = (0..self.players).map(|s| state.hand(s)).collect();
-                let own = hands[self.seat];
+                let own = state.hand(self.seat);
                 match solved.iter().find(|(o, h, _)| *o == opening && *h == own) {
                     Some(&(_, _, value)) => value,
                     None => {
+                        let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
+                        for (seat, hand) in hands.iter_mut().enumerate().take(self.players) {
+                            *hand = state.hand(seat);
+                        }
                         let value = with_thread_solver(self.players, |solver| {
-                            solver.best_opening(&hands, self.seat, &opening)
+                            solver.best_opening(&hands[..self.players], self.seat, &opening)
                         });
                         solved.push((opening, own, value));
                         value
