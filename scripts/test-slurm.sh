@@ -67,7 +67,7 @@ trap 'failure=interrupted; exit 130' INT TERM
 
 # --- Packages -----------------------------------------------------------------------------------
 missing=()
-for tool in munged:munge mungekey:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client; do
+for tool in munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client; do
     command -v "${tool%%:*}" > /dev/null || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
