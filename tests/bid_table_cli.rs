@@ -101,7 +101,7 @@ fn the_csv_has_the_tidy_columns_and_reproduces_byte_for_byte() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("a.csv.meta.json")).unwrap())
             .unwrap();
     assert_eq!(meta["seed"], 5);
-    let command = meta["arguments"]["command"].as_str().unwrap();
+    let command = meta["reproduce"].as_str().unwrap();
     assert!(std::fs::read_to_string(&a_md).unwrap().contains(command));
     // Seat 0 is always counted; later seats only after passes, so they count fewer hands.
     let (seat, hands, bid) = (

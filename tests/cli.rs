@@ -63,7 +63,7 @@ fn simulate_writes_tidy_csv_and_manifest() {
         serde_json::from_slice(&std::fs::read(dir.path().join("a.csv.meta.json")).unwrap())
             .unwrap();
     assert_eq!(meta["seed"], 3);
-    assert_eq!(meta["deals"], 1000);
+    assert_eq!(meta["units"], 1000);
     assert_eq!(meta["profile"], "heather-1875");
     assert!(
         meta["profile_toml"]
@@ -71,7 +71,7 @@ fn simulate_writes_tidy_csv_and_manifest() {
             .unwrap()
             .contains("name = \"heather-1875\"")
     );
-    assert!(meta["napsim_version"].is_string() && meta["elapsed_seconds"].is_number());
+    assert!(meta["napsim_version"].is_string() && meta["run"]["elapsed_seconds"].is_number());
 }
 
 #[test]

@@ -36,7 +36,7 @@ pub struct SimulateConfig<'a> {
 }
 
 /// Per bid: how often it was the contract and what it earned.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BidTally {
     /// Deals on which it was the contract.
     pub declared: u64,
@@ -49,7 +49,7 @@ pub struct BidTally {
 }
 
 /// The tallies of a simulation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SimulateTally {
     /// Deals played.
     pub deals: u64,

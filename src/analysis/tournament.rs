@@ -138,7 +138,7 @@ impl TournamentConfig<'_> {
 }
 
 /// Per entrant: integer sums over card sets.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EntrantTally {
     /// Balances over its seats and the set's sessions, summed over sets.
     pub balance: i64,
@@ -155,7 +155,7 @@ pub struct EntrantTally {
 }
 
 /// The tallies of a tournament.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TournamentTally {
     /// Card sets played.
     pub sets: u64,

@@ -41,6 +41,49 @@ pub enum Command {
     /// Entrants (bid and play policies) play sessions against each other, duplicate by default:
     /// means, win shares and paired differences with their intervals.
     Tournament(TournamentArgs),
+    /// Add the partial results of a run's shards (`--shard I/N --out PART`) and write what the
+    /// single run would have written.
+    Merge(MergeArgs),
+}
+
+/// How a long run is split over processes, saved and resumed (every long-running command).
+#[derive(Debug, Args)]
+pub struct RunControl {
+    /// Run only shard I of N (I from 0 to N-1; needs --seed) and write its partial result to
+    /// --out, for `napsim merge`.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<crate::sim::Shard>,
+    /// Save progress to FILE at block boundaries, at least every --checkpoint-every seconds,
+    /// and on SIGINT or SIGTERM.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue the run saved in FILE: give the original command plus --resume FILE.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Seconds between checkpoints.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_seconds)]
+    pub checkpoint_every: f64,
+}
+
+/// `napsim merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The partial results: one file per shard of the same run.
+    #[arg(value_name = "PART", required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Where the run's main output goes (its CSV, or the format the run asked for, with the
+    /// manifest beside it); without it, what the run prints goes to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Tournaments: one CSV row per ordered pair of entrants here.
+    #[arg(long, value_name = "FILE.csv")]
+    pub pairs: Option<PathBuf>,
+    /// Bid tables and tournaments: the Markdown tables here.
+    #[arg(long, value_name = "FILE.md")]
+    pub markdown: Option<PathBuf>,
+    /// Bid tables: the chart here (SVG).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// `napsim rules ...`.
@@ -149,6 +192,9 @@ pub struct SimulateArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Shards, checkpoints.
+    #[command(flatten)]
+    pub control: RunControl,
 }
 
 /// What the commands that evaluate every hand of many deals share.
@@ -169,6 +215,9 @@ pub struct DealRun {
     /// Worker threads (default: every core).
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
+    /// Shards, checkpoints.
+    #[command(flatten)]
+    pub control: RunControl,
 }
 
 /// `napsim bid-table`.
@@ -239,6 +288,9 @@ pub struct TournamentArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Shards, checkpoints.
+    #[command(flatten)]
+    pub control: RunControl,
 }
 
 /// `napsim thresholds`.
@@ -322,6 +374,9 @@ pub struct HandArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Shards, checkpoints.
+    #[command(flatten)]
+    pub control: RunControl,
 }
 
 /// `napsim solve`.
@@ -354,6 +409,19 @@ pub struct SolveArgs {
     /// JSON on stdout instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Parses a shard, `I/N`.
+pub fn parse_shard(text: &str) -> Result<crate::sim::Shard, String> {
+    text.parse()
+}
+
+/// Parses a positive number of seconds (`10`, `0.5`).
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(s),
+        _ => Err("expected a positive number of seconds, e.g. 10 or 0.5".to_string()),
+    }
 }
 
 /// Parses a positive count: `1000000`, `1_000_000` or `1e6`.

@@ -4,6 +4,7 @@
 
 mod args;
 mod commands;
+mod execute;
 
 pub use args::{Cli, Command, parse_count, parse_threads};
 

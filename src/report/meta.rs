@@ -2,58 +2,52 @@
 
 use serde::Serialize;
 
-use crate::rules::Profile;
+use crate::sim::partial::Identity;
 
-/// Everything needed to reproduce an output.
+/// Everything needed to reproduce an output: the run's [`Identity`] (the same for a single
+/// process and for merged shards, so two manifests of one result agree outside `run`), the
+/// command that reproduces it, and how this copy was computed.
 #[derive(Clone, Debug, Serialize)]
 pub struct Meta {
-    /// napsim's version.
-    pub napsim_version: String,
-    /// The subcommand (`simulate`).
-    pub command: String,
+    /// Which run: version, command, profile and its TOML, resolved arguments, seed, units and
+    /// units per block.
+    #[serde(flatten)]
+    pub identity: Identity,
+    /// The command line that reproduces the output (for the commands that print one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<String>,
+    /// How this copy was computed.
+    pub run: RunInfo,
+}
+
+/// How an output was computed: by which process, on how many threads, in how long.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunInfo {
     /// The command line as given.
     pub argv: Vec<String>,
-    /// The profile's name.
-    pub profile: String,
-    /// The profile's TOML text.
-    pub profile_toml: String,
-    /// The resolved arguments, by name.
-    pub arguments: serde_json::Value,
-    /// The seed (also when it was chosen for the user).
-    pub seed: u64,
-    /// Units simulated (deals).
-    pub deals: u64,
-    /// Units per block.
-    pub block_size: u64,
-    /// Wall-clock seconds the run took.
+    /// Worker threads (none for a merge).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// Seconds of computing (summed over resumptions, and over the parts of a merge).
     pub elapsed_seconds: f64,
+    /// The partial files merged into this output (`napsim merge`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub merged_parts: Vec<String>,
+}
+
+impl RunInfo {
+    /// This process's command line, with its thread count and computing time.
+    pub fn here(threads: Option<usize>, elapsed_seconds: f64) -> RunInfo {
+        RunInfo {
+            argv: std::env::args().collect(),
+            threads,
+            elapsed_seconds,
+            merged_parts: Vec::new(),
+        }
+    }
 }
 
 impl Meta {
-    /// A manifest for `command` on `profile`.
-    pub fn new(command: &str, profile: &Profile, arguments: serde_json::Value) -> Meta {
-        Meta {
-            napsim_version: env!("CARGO_PKG_VERSION").to_string(),
-            command: command.to_string(),
-            argv: std::env::args().collect(),
-            profile: profile.name().to_string(),
-            profile_toml: profile.toml().to_string(),
-            arguments,
-            seed: 0,
-            deals: 0,
-            block_size: 0,
-            elapsed_seconds: 0.0,
-        }
-    }
-
-    /// Records the run: its seed, units (deals, worlds), units per block and duration.
-    pub fn record_run(&mut self, seed: u64, units: u64, block_size: u64, elapsed_seconds: f64) {
-        self.seed = seed;
-        self.deals = units;
-        self.block_size = block_size;
-        self.elapsed_seconds = elapsed_seconds;
-    }
-
     /// Pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).expect("a manifest serialises");

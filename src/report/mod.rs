@@ -18,7 +18,7 @@ mod tournament;
 pub use bid_chart::{ChartError, bid_chart_svg};
 pub use bid_table::{BidTableDoc, bid_table_markdown};
 pub use hand::HandReport;
-pub use meta::Meta;
+pub use meta::{Meta, RunInfo};
 pub use narrate::narrate;
 pub use record::{
     AuctionEntry, ContractRecord, DealRecord, ExchangeRecord, RevokeRecord, TrickRecord,

@@ -4,12 +4,22 @@
 //! depend on the thread count. Block `k` gets its own RNG streams derived from the seed and `k`
 //! only ([`crate::rng::block_streams`]) and produces an integer tally; tallies merge by integer
 //! addition, whose total does not depend on the order, so they are reduced as blocks finish
-//! (memory stays flat in the number of blocks). So one thread, many threads, or (later) many
-//! machines give the same tallies and therefore byte-identical output.
+//! (memory stays flat in the number of blocks). So one thread, many threads, or many
+//! machines (shards) give the same tallies and therefore byte-identical output.
+//!
+//! [`run_controlled`] runs a subset of the blocks (a [`Shard`]), can stop at a block boundary
+//! and resume from the blocks it finished ([`RunState`]): what checkpoints and shards build on.
 
+mod blocks;
+pub mod partial;
 mod progress;
 
+pub use blocks::{BlockSet, Shard};
 pub use progress::Progress;
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 
 use rayon::prelude::*;
 
@@ -72,40 +82,128 @@ where
     T: Tally + Default,
     F: Fn(Block) -> T + Sync,
 {
+    let never = AtomicBool::new(false);
+    let controls = Controls {
+        blocks: 0..plan.blocks(),
+        threads,
+        stop: &never,
+    };
+    let state = run_controlled(plan, &controls, RunState::default(), progress, work, |_| {
+        Ok::<(), std::convert::Infallible>(())
+    })
+    .map_err(|e| match e {
+        RunError::Pool(e) => e,
+        RunError::Observer(never) => match never {},
+    })?;
+    Ok(state.tally)
+}
+
+/// How a controlled run is carried out.
+pub struct Controls<'a> {
+    /// The blocks this process runs (all of them, or a shard's).
+    pub blocks: Range<u64>,
+    /// Worker threads.
+    pub threads: usize,
+    /// Once set, no further block is started; the blocks already running finish and are kept.
+    pub stop: &'a AtomicBool,
+}
+
+/// Where a run stands: the blocks finished and the merged tally of exactly those blocks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunState<T> {
+    /// The finished blocks.
+    pub done: BlockSet,
+    /// Their tallies, merged.
+    pub tally: T,
+}
+
+/// Why a controlled run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError<E> {
+    /// The worker pool could not start.
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    /// The observer returned an error (e.g. a checkpoint could not be written).
+    #[error("{0}")]
+    Observer(E),
+}
+
+/// Runs the blocks of `controls.blocks` not already done in `state`, merging each block's tally
+/// into `state` as it arrives, and calls `observe` with the updated state after every block (on
+/// the calling thread: this is where a caller saves checkpoints). Returns when every block is
+/// done, or, once `controls.stop` is set, when the running blocks have finished: the state then
+/// holds exactly the finished blocks, so the run can be resumed from it. An error from `observe`
+/// stops the run the same way and is returned.
+pub fn run_controlled<T, F, O, E>(
+    plan: Plan,
+    controls: &Controls,
+    mut state: RunState<T>,
+    progress: &Progress,
+    work: F,
+    mut observe: O,
+) -> Result<RunState<T>, RunError<E>>
+where
+    T: Tally + Default,
+    F: Fn(Block) -> T + Sync,
+    O: FnMut(&RunState<T>) -> Result<(), E>,
+{
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(controls.threads)
         .build()
         .map_err(|e| PoolError {
-            threads,
+            threads: controls.threads,
             message: e.to_string(),
         })?;
-    // Tallies are integers merged by addition, which does not depend on the order: reducing
-    // as blocks finish keeps a handful of tallies alive instead of one per block.
-    let total = pool.install(|| {
-        (0..plan.blocks())
-            .into_par_iter()
-            // Each job of the split range runs its blocks in order, so a cursor per job mostly
-            // steps from one block's streams to the next.
-            .map_init(
-                || StreamCursor::new(plan.seed),
-                |cursor, index| {
-                    let (deal_rng, policy_rng) = cursor.streams(index);
-                    let len = plan.block_len(index);
-                    let tally = work(Block {
-                        index,
-                        len,
-                        deal_rng,
-                        policy_rng,
-                    });
-                    progress.advance(len);
-                    tally
-                },
-            )
-            .reduce(T::default, |mut a, b| {
-                a.merge(b);
-                a
-            })
+    let pending: Vec<u64> = state.done.missing(controls.blocks.clone()).collect();
+    let halt = AtomicBool::new(false);
+    let stopped = || halt.load(Ordering::Relaxed) || controls.stop.load(Ordering::Relaxed);
+    // A small buffer: workers wait rather than pile up tallies if merging falls behind.
+    let (sender, receiver) = mpsc::sync_channel::<(u64, T)>(2 * controls.threads.max(1));
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        let work = &work;
+        let stopped = &stopped;
+        scope.spawn(move || {
+            pool.install(|| {
+                pending.into_par_iter().for_each_init(
+                    // Each job of the split range runs its blocks in order, so a cursor per
+                    // job mostly steps from one block's streams to the next.
+                    || (sender.clone(), StreamCursor::new(plan.seed)),
+                    |(sender, cursor), index| {
+                        if stopped() {
+                            return;
+                        }
+                        let (deal_rng, policy_rng) = cursor.streams(index);
+                        let len = plan.block_len(index);
+                        let tally = work(Block {
+                            index,
+                            len,
+                            deal_rng,
+                            policy_rng,
+                        });
+                        progress.advance(len);
+                        // The receiver lives until every sender is gone.
+                        let _ = sender.send((index, tally));
+                    },
+                )
+            });
+            drop(sender);
+        });
+        // Tallies are integers merged by addition, which does not depend on the order.
+        for (index, tally) in receiver {
+            state.tally.merge(tally);
+            state.done.insert(index);
+            if failure.is_none()
+                && let Err(e) = observe(&state)
+            {
+                failure = Some(e);
+                halt.store(true, Ordering::Relaxed);
+            }
+        }
     });
     progress.finish();
-    Ok(total)
+    match failure {
+        Some(e) => Err(RunError::Observer(e)),
+        None => Ok(state),
+    }
 }

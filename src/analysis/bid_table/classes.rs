@@ -38,7 +38,9 @@ pub const TOP_KING: u8 = 2;
 pub const TOP_QUEEN: u8 = 1;
 
 /// A hand's class: a key that sorts and compares, with a readable label.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Class(pub u64);
 
 impl Scheme {

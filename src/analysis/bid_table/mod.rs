@@ -50,7 +50,7 @@ pub struct BidTableConfig<'a> {
 }
 
 /// The tallies of one (seat, class).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClassTally {
     /// Hands evaluated.
     pub hands: u64,
@@ -61,12 +61,43 @@ pub struct ClassTally {
 }
 
 /// The tallies of a bid table.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BidTableTally {
     /// Deals played.
     pub deals: u64,
-    /// Per (seat, class).
+    /// Per (seat, class); stored in files as a list of `[[seat, class], tally]` entries (JSON
+    /// keys must be strings).
+    #[serde(with = "entries")]
     pub classes: BTreeMap<(usize, Class), ClassTally>,
+}
+
+/// A map with tuple keys (de)serialised as a list of `[key, value]` entries.
+mod entries {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<K: Serialize, V: Serialize, S: Serializer>(
+        map: &BTreeMap<K, V>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(map.iter())
+    }
+
+    pub fn deserialize<'de, K, V, D>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+    where
+        K: Deserialize<'de> + Ord,
+        V: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        let entries = Vec::<(K, V)>::deserialize(deserializer)?;
+        let len = entries.len();
+        let map: BTreeMap<K, V> = entries.into_iter().collect();
+        if map.len() != len {
+            return Err(serde::de::Error::custom("a class appears twice"));
+        }
+        Ok(map)
+    }
 }
 
 impl Tally for BidTableTally {

@@ -56,7 +56,7 @@ pub struct HandQuery<'a> {
 }
 
 /// How one bid fared over the worlds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BidOutcomes {
     /// Worlds in which it was made.
     pub made: u64,
@@ -84,7 +84,7 @@ impl BidOutcomes {
 }
 
 /// The integer tallies of an evaluation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HandTally {
     /// Worlds kept (evaluated).
     pub worlds: u64,
@@ -261,16 +261,20 @@ impl HandQuery<'_> {
             block_size: BLOCK_SIZE,
             seed,
         };
-        let tally = sim::run(plan, threads, progress, |mut block: Block| {
-            self.evaluate(
-                block.len,
-                &mut block.deal_rng,
-                &mut block.policy_rng,
-                MAX_DRAWS_PER_WORLD,
-                TooRare::Fail,
-            )
-        })?;
+        let tally = sim::run(plan, threads, progress, |block| self.evaluate_block(block))?;
         Ok((!tally.too_rare).then_some(tally))
+    }
+
+    /// Evaluates the worlds of one block of a run. A world that needs more than
+    /// [`MAX_DRAWS_PER_WORLD`] draws marks the tally `too_rare`.
+    pub fn evaluate_block(&self, mut block: Block) -> HandTally {
+        self.evaluate(
+            block.len,
+            &mut block.deal_rng,
+            &mut block.policy_rng,
+            MAX_DRAWS_PER_WORLD,
+            TooRare::Fail,
+        )
     }
 
     /// Of `tries` deals drawn from `seed`'s pilot stream (apart from the run's), how many the

@@ -1,0 +1,180 @@
+//! `napsim bid-table`.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Failure, Finished, Outputs, csv_of, emit, identity, shell_word, thread_count, write_file,
+};
+use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
+use crate::analysis::hand;
+use crate::cli::args::BidTableArgs;
+use crate::cli::execute::Execution;
+use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
+use crate::report::{self, RunInfo};
+use crate::rules::{Profile, load_profile};
+
+/// The arguments that decide a bid table's outputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct Job {
+    players: usize,
+    deals: u64,
+    play: String,
+    by: String,
+    dd_deals: u64,
+    min_hands: u64,
+}
+
+/// The subcommand's name, as partial files record it.
+pub(super) const COMMAND: &str = "bid-table";
+
+/// The policies a table plays with: every seat's play, and the threshold bidder that decides
+/// whether the earlier seats pass.
+struct Policies {
+    play: Box<dyn PlayPolicy>,
+    opener: Box<dyn BidPolicy>,
+}
+
+impl Policies {
+    fn new(profile: &Profile, play: &str) -> Result<Policies, Failure> {
+        Ok(Policies {
+            play: play_policy(play, profile)?,
+            opener: bid_policy("threshold", profile)?,
+        })
+    }
+
+    fn config<'a>(&'a self, profile: &'a Profile, job: &Job, seed: u64) -> BidTableConfig<'a> {
+        BidTableConfig {
+            profile,
+            players: job.players,
+            deals: job.deals,
+            seed,
+            play: self.play.as_ref(),
+            play_dd: hand::is_dd_spec(&job.play),
+            dd_deals: job.dd_deals,
+            scheme: match job.by.as_str() {
+                "exact" => Scheme::Exact,
+                "coarse" => Scheme::Coarse,
+                _ => Scheme::Classes,
+            },
+            opener: self.opener.as_ref(),
+        }
+    }
+}
+
+pub(super) fn command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.run.players)?;
+    let policies = Policies::new(&profile, &args.run.play)?;
+    let outputs = Outputs {
+        out: args.out.clone(),
+        markdown: args.markdown.clone(),
+        plot: args.plot.clone(),
+        ..Outputs::default()
+    };
+    outputs.check(args.run.control.shard)?;
+    let threads = thread_count(args.run.threads);
+    let execution = Execution::new(&args.run.control, args.out.as_deref(), threads, args.quiet)?;
+    let seed = execution.seed(args.run.seed)?;
+    let job = Job {
+        players: args.run.players,
+        deals: args.run.deals,
+        play: args.run.play.clone(),
+        by: args.by.clone(),
+        dd_deals: args.dd_deals.unwrap_or(args.run.deals).min(args.run.deals),
+        min_hands: args.min_hands,
+    };
+    let config = policies.config(&profile, &job, seed);
+    let identity = identity(
+        COMMAND,
+        &profile,
+        &job,
+        seed,
+        job.deals,
+        bid_table::BLOCK_SIZE,
+    );
+    let Some((tally, elapsed)) =
+        execution.run(&identity, "deals", args.out.as_deref(), |block| {
+            bid_table::bid_table_block(&config, block)
+        })?
+    else {
+        return Ok(());
+    };
+    let finished = Finished {
+        identity,
+        run: RunInfo::here(Some(threads), elapsed),
+        outputs,
+    };
+    render(&profile, &job, &tally, &finished)
+}
+
+/// Writes the CSV (with its manifest), the Markdown and the chart where asked; with none of
+/// them, prints the Markdown.
+pub(super) fn render(
+    profile: &Profile,
+    job: &Job,
+    tally: &BidTableTally,
+    finished: &Finished,
+) -> Result<(), Failure> {
+    let seed = finished.identity.seed;
+    let policies = Policies::new(profile, &job.play)?;
+    let config = policies.config(profile, job, seed);
+    let rows = bid_table::rows(tally, &config, job.min_hands);
+    // The command that reproduces the tables: resolved arguments, no paths or thread count.
+    let command = format!(
+        "napsim --rules {} bid-table --players {} --deals {} --play {} --seed {seed} --by {} \
+         --dd-deals {} --min-hands {}",
+        profile.name(),
+        job.players,
+        job.deals,
+        shell_word(&job.play),
+        job.by,
+        job.dd_deals,
+        job.min_hands
+    );
+    let doc = report::BidTableDoc {
+        command: &command,
+        profile: profile.name(),
+        play: &job.play,
+        deals: job.deals,
+        dd_deals: job.dd_deals,
+        min_hands: job.min_hands,
+        coverage: [(
+            job.players,
+            bid_table::coverage(tally, job.players, job.min_hands),
+        )]
+        .into(),
+        bids: profile
+            .bids()
+            .iter()
+            .map(|b| (b.name().to_string(), b.label().to_string()))
+            .collect(),
+    };
+    let markdown = report::bid_table_markdown(&doc, &rows);
+    let outputs = &finished.outputs;
+    // Drawn before any file is written, so that a drawing error leaves no partial outputs.
+    let svg = match &outputs.plot {
+        Some(_) => {
+            let chart = bid_table::chart::chart(tally, &config, 0, &job.play, job.min_hands);
+            Some(report::bid_chart_svg(&chart).map_err(Failure::runtime)?)
+        }
+        None => None,
+    };
+    if let Some(path) = &outputs.out {
+        super::write_with_meta(path, &csv_of(&rows)?, &finished.meta(Some(command)))?;
+    }
+    if let Some(path) = &outputs.markdown {
+        write_file(path, markdown.as_bytes())?;
+    }
+    if let (Some(path), Some(svg)) = (&outputs.plot, &svg) {
+        write_file(path, svg.as_bytes())?;
+    }
+    if outputs.out.is_none() && outputs.markdown.is_none() && outputs.plot.is_none() {
+        return emit(&markdown);
+    }
+    let shown = rows.len() / profile.bids().len().max(1);
+    eprintln!(
+        "{} deals in {:.2} s; {shown} (seat, class) rows shown",
+        job.deals, finished.run.elapsed_seconds
+    );
+    Ok(())
+}

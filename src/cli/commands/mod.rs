@@ -1,0 +1,214 @@
+//! Dispatch: each subcommand resolves its arguments, calls the library and writes the output.
+//!
+//! The long-running commands (`simulate`, `hand`, `bid-table`, `thresholds`, `tournament`)
+//! share one shape: a *job* (the resolved arguments that decide the result, recorded in every
+//! partial file and manifest), blocks run under [`super::execute::Execution`] (shards,
+//! checkpoints, interruption), and a `render` step that turns the tally into outputs. `napsim
+//! merge` calls the same `render` with the merged tally, so a merged run writes the same bytes.
+
+mod bid_table;
+mod hand;
+mod info;
+mod merge;
+mod simulate;
+mod thresholds;
+mod tournament;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::Failure;
+use super::args::{Cli, Command};
+use crate::report::{self, Meta, RunInfo};
+use crate::rules::Profile;
+use crate::sim::Shard;
+use crate::sim::partial::Identity;
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Rules { action } => info::rules_command(action, &cli.rules),
+        Command::Deal(args) => info::deal_command(&cli.rules, *args),
+        Command::Solve(args) => info::solve_command(&cli.rules, args),
+        Command::Simulate(args) => simulate::command(&cli.rules, args),
+        Command::Hand(args) => hand::command(&cli.rules, args),
+        Command::BidTable(args) => bid_table::command(&cli.rules, args),
+        Command::Thresholds(args) => thresholds::command(&cli.rules, args),
+        Command::Tournament(args) => tournament::command(&cli.rules, args),
+        Command::Merge(args) => merge::command(args),
+    }
+}
+
+/// Where a finished run's outputs go (a command's own flags, or `napsim merge`'s).
+#[derive(Clone, Debug, Default)]
+struct Outputs {
+    /// The main output (`--out`).
+    out: Option<PathBuf>,
+    /// Tournaments: the pairs CSV.
+    pairs: Option<PathBuf>,
+    /// Bid tables and tournaments: Markdown.
+    markdown: Option<PathBuf>,
+    /// Bid tables: the SVG chart.
+    plot: Option<PathBuf>,
+}
+
+impl Outputs {
+    /// Fails before any work if a file could not be written (its directory is missing), or if
+    /// a shard is asked for more than its partial result.
+    fn check(&self, shard: Option<Shard>) -> Result<(), Failure> {
+        if let Some(shard) = shard {
+            let extra = [
+                ("--pairs", &self.pairs),
+                ("--markdown", &self.markdown),
+                ("--plot", &self.plot),
+            ];
+            if let Some((flag, _)) = extra.iter().find(|(_, path)| path.is_some()) {
+                return Err(Failure::input(format!(
+                    "{flag} with --shard {shard}: a shard writes only its partial result (--out); \
+                     give {flag} to `napsim merge`"
+                )));
+            }
+        }
+        for path in [&self.out, &self.pairs, &self.markdown, &self.plot]
+            .into_iter()
+            .flatten()
+            .filter(|p| *p != Path::new("-"))
+        {
+            check_writable_dir(path)?;
+        }
+        Ok(())
+    }
+}
+
+/// A finished run, ready to be written: which run, how it was computed, where it goes.
+struct Finished {
+    identity: Identity,
+    run: RunInfo,
+    outputs: Outputs,
+}
+
+impl Finished {
+    /// The manifest of the output, with the command that reproduces it if there is one.
+    fn meta(&self, reproduce: Option<String>) -> Meta {
+        Meta {
+            identity: self.identity.clone(),
+            reproduce,
+            run: self.run.clone(),
+        }
+    }
+}
+
+/// The identity of a run of `command` on `profile` with `job`'s arguments.
+fn identity<J: Serialize>(
+    command: &str,
+    profile: &Profile,
+    job: &J,
+    seed: u64,
+    units: u64,
+    block_size: u64,
+) -> Identity {
+    Identity {
+        napsim_version: env!("CARGO_PKG_VERSION").to_string(),
+        command: command.to_string(),
+        profile: profile.name().to_string(),
+        profile_toml: profile.toml().to_string(),
+        arguments: serde_json::to_value(job).expect("a job serialises"),
+        seed,
+        units,
+        block_size,
+    }
+}
+
+/// `text` as one shell word (single-quoted when it holds anything but plain characters).
+fn shell_word(text: &str) -> String {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_=:.,/".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// The thread count asked for, or every core.
+fn thread_count(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Rows as CSV bytes (a header and one line per row).
+fn csv_of<T: serde::Serialize>(rows: &[T]) -> Result<Vec<u8>, Failure> {
+    report::csv_bytes(rows).map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))
+}
+
+/// Writes `bytes` to `path` and the run's manifest beside it (`FILE.meta.json`), except beside
+/// a device or pipe.
+fn write_with_meta(path: &Path, bytes: &[u8], meta: &Meta) -> Result<(), Failure> {
+    write_file(path, bytes)?;
+    if report::is_special_file(path) {
+        eprintln!(
+            "note: {} is not a regular file; no manifest written beside it",
+            path.display()
+        );
+        return Ok(());
+    }
+    write_file(&report::meta_path(path), meta.to_json().as_bytes())
+}
+
+/// The seed given, or a fresh one printed to stderr so the run can be repeated.
+fn resolve_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(fresh_seed)
+}
+
+/// A fresh seed, printed to stderr so the run can be repeated.
+pub(super) fn fresh_seed() -> u64 {
+    let seed = rand::random::<u64>();
+    eprintln!("seed: {seed} (pass --seed {seed} to repeat this run)");
+    seed
+}
+
+pub(super) fn check_writable_dir(path: &Path) -> Result<(), Failure> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(Failure::runtime(format!(
+            "cannot write {}: directory {} does not exist",
+            path.display(),
+            dir.display()
+        )))
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    report::write_atomic(path, bytes)
+        .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))
+}
+
+fn emit(text: &str) -> Result<(), Failure> {
+    emit_bytes(text.as_bytes())
+}
+
+fn emit_bytes(bytes: &[u8]) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(stdout_failure)
+}
+
+/// A closed pipe (`napsim ... | head`) is a clean exit; other write errors are failures.
+fn stdout_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Failure {
+            code: 0,
+            message: String::new(),
+        }
+    } else {
+        Failure::runtime(format!("cannot write to stdout: {e}"))
+    }
+}

@@ -1,0 +1,99 @@
+//! `napsim simulate`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Failure, Finished, Outputs, csv_of, emit, emit_bytes, identity, thread_count};
+use crate::analysis::simulate::{self, SimulateConfig, SimulateTally};
+use crate::cli::args::SimulateArgs;
+use crate::cli::execute::Execution;
+use crate::policy::{bid_policy, play_policy};
+use crate::report::{self, RunInfo};
+use crate::rules::{Profile, load_profile};
+
+/// The arguments that decide a simulation's output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct Job {
+    players: usize,
+    deals: u64,
+    bid: String,
+    play: String,
+}
+
+/// The subcommand's name, as partial files record it.
+pub(super) const COMMAND: &str = "simulate";
+
+pub(super) fn command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure> {
+    let profile = load_profile(rules_arg)?;
+    profile.check_players(args.players)?;
+    let bid = bid_policy(&args.policies.bid, &profile)?;
+    let play = play_policy(&args.policies.play, &profile)?;
+    let outputs = Outputs {
+        out: args.out.clone(),
+        ..Outputs::default()
+    };
+    outputs.check(args.control.shard)?;
+    let threads = thread_count(args.threads);
+    let execution = Execution::new(&args.control, args.out.as_deref(), threads, args.quiet)?;
+    let seed = execution.seed(args.seed)?;
+    let job = Job {
+        players: args.players,
+        deals: args.deals,
+        bid: args.policies.bid.clone(),
+        play: args.policies.play.clone(),
+    };
+    let identity = identity(
+        COMMAND,
+        &profile,
+        &job,
+        seed,
+        args.deals,
+        simulate::BLOCK_SIZE,
+    );
+    let config = SimulateConfig {
+        profile: &profile,
+        players: args.players,
+        deals: args.deals,
+        seed,
+        bid: bid.as_ref(),
+        play: play.as_ref(),
+    };
+    let Some((tally, elapsed)) =
+        execution.run(&identity, "deals", args.out.as_deref(), |block| {
+            simulate::simulate_block(&config, block)
+        })?
+    else {
+        return Ok(());
+    };
+    let finished = Finished {
+        identity,
+        run: RunInfo::here(Some(threads), elapsed),
+        outputs,
+    };
+    render(&profile, &job, &tally, &finished)
+}
+
+/// Writes the CSV (to `--out`, with its manifest, or to stdout for `-`) and prints the summary.
+pub(super) fn render(
+    profile: &Profile,
+    job: &Job,
+    tally: &SimulateTally,
+    finished: &Finished,
+) -> Result<(), Failure> {
+    let seed = finished.identity.seed;
+    let rows = simulate::rows(tally, profile, job.players, &job.bid, &job.play, seed);
+    let csv = csv_of(&rows)?;
+    let summary = report::simulate_summary(&rows, tally, finished.run.elapsed_seconds);
+    match finished.outputs.out.as_deref() {
+        Some(path) if path == Path::new("-") => {
+            eprint!("{summary}");
+            emit_bytes(&csv)
+        }
+        Some(path) => {
+            super::write_with_meta(path, &csv, &finished.meta(None))?;
+            emit(&summary)
+        }
+        None => emit(&summary),
+    }
+}

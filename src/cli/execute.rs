@@ -1,0 +1,280 @@
+//! Running a long command's blocks under the user's controls: a shard of the run (`--shard`),
+//! checkpoints (`--checkpoint`, `--resume`) and a clean stop on SIGINT or SIGTERM.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::Failure;
+use super::args::RunControl;
+use crate::report;
+use crate::sim::partial::{self, Identity, Partial, RawPartial};
+use crate::sim::{self, Block, Controls, Plan, Progress, RunError, RunState, Shard, Tally};
+
+/// Exit status after an interruption (128 + SIGINT, as shells report it).
+pub const INTERRUPTED: i32 = 130;
+
+/// Set by SIGINT or SIGTERM; the run stops starting blocks once it is set.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the handlers once: the first SIGINT or SIGTERM sets [`STOP`]; a second one, while
+/// the run is still stopping, exits at once.
+fn install_signal_handlers() -> Result<(), Failure> {
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                // The shutdown must be registered first: it acts only once STOP is set.
+                signal_hook::flag::register_conditional_shutdown(signal, INTERRUPTED, &STOP)
+                    .and_then(|_| signal_hook::flag::register(signal, &STOP))
+                    .map_err(|e| e.to_string())?;
+            }
+            Ok(())
+        })
+        .clone()
+        .map_err(|e| Failure::runtime(format!("cannot install the signal handlers: {e}")))
+}
+
+/// The run controls, checked, with the checkpoint to resume from already read.
+pub struct Execution {
+    shard: Option<Shard>,
+    checkpoint: Option<PathBuf>,
+    resume: Option<(PathBuf, RawPartial)>,
+    every: Duration,
+    threads: usize,
+    quiet: bool,
+}
+
+impl Execution {
+    /// Checks the controls of a command that writes `out` (its `--out`, if any).
+    pub fn new(
+        control: &RunControl,
+        out: Option<&Path>,
+        threads: usize,
+        quiet: bool,
+    ) -> Result<Execution, Failure> {
+        if control.shard.is_some() && out.is_none_or(|p| p == Path::new("-")) {
+            return Err(Failure::input(
+                "--shard needs --out FILE: a shard writes its partial result there, for \
+                 `napsim merge`",
+            ));
+        }
+        let resume = match &control.resume {
+            Some(path) => {
+                let part = partial::read_partial(path)
+                    .map_err(|e| Failure::input(format!("--resume: {e}")))?;
+                let asked = control.shard.unwrap_or(Shard::WHOLE);
+                if part.shard != asked {
+                    return Err(Failure::input(format!(
+                        "--resume {} holds {}, but this command runs {}",
+                        path.display(),
+                        describe_shard(part.shard),
+                        describe_shard(asked)
+                    )));
+                }
+                Some((path.clone(), part))
+            }
+            None => None,
+        };
+        if let Some(path) = &control.checkpoint {
+            super::commands::check_writable_dir(path)?;
+        }
+        Ok(Execution {
+            shard: control.shard,
+            checkpoint: control.checkpoint.clone(),
+            resume,
+            every: Duration::from_secs_f64(control.checkpoint_every),
+            threads,
+            quiet,
+        })
+    }
+
+    /// The seed: the one given; else the checkpoint's when resuming; else (not for a shard,
+    /// whose siblings must share it) a fresh one, printed so the run can be repeated.
+    pub fn seed(&self, given: Option<u64>) -> Result<u64, Failure> {
+        if let Some(seed) = given {
+            return Ok(seed);
+        }
+        if let Some((_, part)) = &self.resume {
+            return Ok(part.identity.seed);
+        }
+        if self.shard.is_some() {
+            return Err(Failure::input(
+                "--shard needs --seed: every shard of a run must use the same seed",
+            ));
+        }
+        Ok(super::commands::fresh_seed())
+    }
+
+    /// Runs `identity`'s blocks (the shard's, the ones the checkpoint lacks), saving
+    /// checkpoints as asked. A shard's result is written to `out` as a partial file and `None`
+    /// is returned; otherwise the whole tally and the seconds of computing it took. An
+    /// interruption saves a checkpoint and fails with [`INTERRUPTED`].
+    pub fn run<T, F>(
+        &self,
+        identity: &Identity,
+        unit: &str,
+        out: Option<&Path>,
+        work: F,
+    ) -> Result<Option<(T, f64)>, Failure>
+    where
+        T: Tally + Default + Serialize + DeserializeOwned,
+        F: Fn(Block) -> T + Sync,
+    {
+        let shard = self.shard.unwrap_or(Shard::WHOLE);
+        let (state, elapsed_before) = match &self.resume {
+            Some((path, part)) => resumed_state(path, part, identity)?,
+            None => (RunState::default(), 0.0),
+        };
+        let blocks = shard.blocks(identity.blocks());
+        let plan = Plan {
+            total: identity.units,
+            block_size: identity.block_size,
+            seed: identity.seed,
+        };
+        let shard_units = identity.units_in(&blocks);
+        let progress = Progress::new(shard_units, unit, self.quiet);
+        progress.advance(identity.units_done(&state.done));
+        install_signal_handlers()?;
+        let start = Instant::now();
+        let elapsed = || elapsed_before + start.elapsed().as_secs_f64();
+        let save_to = self
+            .checkpoint
+            .clone()
+            .or_else(|| self.resume.as_ref().map(|(p, _)| p.clone()));
+        let mut last_save = Instant::now();
+        let controls = Controls {
+            blocks: blocks.clone(),
+            threads: self.threads,
+            stop: &STOP,
+        };
+        let result =
+            sim::run_controlled(
+                plan,
+                &controls,
+                state,
+                &progress,
+                work,
+                |state| match &save_to {
+                    Some(path) if last_save.elapsed() >= self.every => {
+                        last_save = Instant::now();
+                        save(path, identity, shard, state, elapsed())
+                    }
+                    _ => Ok(()),
+                },
+            );
+        let state = match result {
+            Ok(state) => state,
+            Err(RunError::Pool(e)) => return Err(Failure::runtime(e)),
+            Err(RunError::Observer(failure)) => return Err(failure),
+        };
+        let elapsed = elapsed();
+        if !state.done.is_exactly(&blocks) {
+            let path = save_to.unwrap_or_else(|| default_checkpoint(identity, shard, out));
+            save(&path, identity, shard, &state, elapsed)?;
+            return Err(Failure {
+                code: INTERRUPTED,
+                message: format!(
+                    "interrupted after {} of {shard_units} {unit}; progress saved to {}; run the \
+                     same command with --resume {} to continue",
+                    identity.units_done(&state.done),
+                    path.display(),
+                    path.display()
+                ),
+            });
+        }
+        if let Some(path) = &self.checkpoint {
+            save(path, identity, shard, &state, elapsed)?;
+        }
+        if self.shard.is_some() {
+            let out = out.expect("checked in Execution::new: a shard has --out");
+            save(out, identity, shard, &state, elapsed)?;
+            if !self.quiet {
+                eprintln!(
+                    "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {elapsed:.2} \
+                     s, written to {}",
+                    blocks.start,
+                    blocks.end,
+                    identity.blocks(),
+                    out.display()
+                );
+            }
+            return Ok(None);
+        }
+        Ok(Some((state.tally, elapsed)))
+    }
+}
+
+/// "shard I/N", or "the whole run".
+fn describe_shard(shard: Shard) -> String {
+    if shard == Shard::WHOLE {
+        "the whole run".into()
+    } else {
+        format!("shard {shard}")
+    }
+}
+
+/// The state a checkpoint holds, once it is known to be of this run.
+fn resumed_state<T: DeserializeOwned>(
+    path: &Path,
+    part: &RawPartial,
+    identity: &Identity,
+) -> Result<(RunState<T>, f64), Failure> {
+    if let Some((field, ours, theirs)) = identity.difference(&part.identity) {
+        return Err(Failure::input(format!(
+            "--resume {} was saved by a different run: {field} is {theirs} there, {ours} here",
+            path.display()
+        )));
+    }
+    let part = partial::decode_tally::<T>(part.clone())
+        .map_err(|e| Failure::input(format!("--resume {}: {e}", path.display())))?;
+    let state = RunState {
+        done: part.done,
+        tally: part.tally,
+    };
+    Ok((state, part.elapsed_seconds))
+}
+
+/// Writes a partial file atomically.
+fn save<T: Serialize>(
+    path: &Path,
+    identity: &Identity,
+    shard: Shard,
+    state: &RunState<T>,
+    elapsed: f64,
+) -> Result<(), Failure> {
+    // The tally by reference: a checkpoint does not copy it.
+    let view = RunState {
+        done: state.done.clone(),
+        tally: &state.tally,
+    };
+    let bytes = Partial::new(identity.clone(), shard, view, elapsed)
+        .to_bytes()
+        .map_err(|e| Failure::runtime(format!("cannot encode {}: {e}", path.display())))?;
+    report::write_atomic(path, &bytes)
+        .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Where an interrupted run without `--checkpoint` saves its progress: beside its output, or
+/// in the current directory.
+fn default_checkpoint(identity: &Identity, shard: Shard, out: Option<&Path>) -> PathBuf {
+    match out.filter(|p| *p != Path::new("-") && !report::is_special_file(p)) {
+        Some(out) => {
+            let mut name = out.as_os_str().to_owned();
+            name.push(".checkpoint");
+            name.into()
+        }
+        None if shard == Shard::WHOLE => PathBuf::from(format!(
+            "napsim-{}-{}.checkpoint",
+            identity.command, identity.seed
+        )),
+        None => PathBuf::from(format!(
+            "napsim-{}-{}-shard-{}-of-{}.checkpoint",
+            identity.command, identity.seed, shard.index, shard.count
+        )),
+    }
+}

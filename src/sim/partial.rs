@@ -1,0 +1,428 @@
+//! Partial results: the integer tallies of some of a run's blocks, with everything needed to
+//! check that parts belong together. A shard's output (`--shard I/N --out FILE`) and a
+//! checkpoint (`--checkpoint FILE`) are both a [`Partial`]; `napsim merge` adds complete parts
+//! and `--resume` continues an incomplete one.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::{BlockSet, RunState, Shard, Tally};
+
+/// The `format` field of every partial file.
+pub const FORMAT: &str = "napsim-partial";
+/// The layout version of partial files; a file of another version is refused.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// What makes two runs the same run: parts merge, and a checkpoint resumes, only when these
+/// are equal. Thread counts, paths and timings are not part of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Identity {
+    /// napsim's version.
+    pub napsim_version: String,
+    /// The subcommand (`simulate`).
+    pub command: String,
+    /// The profile's name.
+    pub profile: String,
+    /// The profile's TOML text.
+    pub profile_toml: String,
+    /// The resolved arguments that decide the result, by name.
+    pub arguments: serde_json::Value,
+    /// The seed.
+    pub seed: u64,
+    /// Units in the whole run (deals, worlds, card sets).
+    pub units: u64,
+    /// Units per block.
+    pub block_size: u64,
+}
+
+impl Identity {
+    /// Blocks in the whole run.
+    pub fn blocks(&self) -> u64 {
+        self.units.div_ceil(self.block_size.max(1))
+    }
+
+    /// Units in the blocks `range` (the last block of the run may be short).
+    pub fn units_in(&self, range: &Range<u64>) -> u64 {
+        let end = range.end.saturating_mul(self.block_size).min(self.units);
+        end.saturating_sub(range.start.saturating_mul(self.block_size))
+    }
+
+    /// Units in the blocks of `done`.
+    pub fn units_done(&self, done: &BlockSet) -> u64 {
+        done.ranges().iter().map(|r| self.units_in(r)).sum()
+    }
+
+    /// The first field in which `self` and `other` differ, as `(field, ours, theirs)`.
+    pub fn difference(&self, other: &Identity) -> Option<(String, String, String)> {
+        let ours = serde_json::to_value(self).unwrap_or_default();
+        let theirs = serde_json::to_value(other).unwrap_or_default();
+        first_difference(&ours, &theirs, String::new())
+    }
+}
+
+/// The first place (a dotted path) where two JSON values differ, with both values abridged.
+fn first_difference(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    path: String,
+) -> Option<(String, String, String)> {
+    use serde_json::Value;
+    if a == b {
+        return None;
+    }
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    if let (Value::Object(x), Value::Object(y)) = (a, b) {
+        let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let null = Value::Null;
+            let (p, q) = (x.get(key).unwrap_or(&null), y.get(key).unwrap_or(&null));
+            if let Some(found) = first_difference(p, q, join(key)) {
+                return Some(found);
+            }
+        }
+    }
+    let show = |v: &Value| {
+        let text = v.to_string();
+        match text.char_indices().nth(60) {
+            Some((cut, _)) => format!("{}...", &text[..cut]),
+            None => text,
+        }
+    };
+    Some((
+        if path.is_empty() {
+            "the whole".into()
+        } else {
+            path
+        },
+        show(a),
+        show(b),
+    ))
+}
+
+/// Some of a run's blocks: which run, which shard, the blocks done and their merged tally.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Partial<T> {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`FORMAT_VERSION`] when written.
+    pub format_version: u32,
+    /// The run.
+    pub identity: Identity,
+    /// The share of the run this part covers.
+    pub shard: Shard,
+    /// The finished blocks (all of the shard's when the part is complete).
+    pub done: BlockSet,
+    /// Seconds spent computing these blocks (summed over resumptions).
+    pub elapsed_seconds: f64,
+    /// The merged tally of the finished blocks.
+    pub tally: T,
+}
+
+impl<T> Partial<T> {
+    /// The part of `identity`'s run that `shard` covers, at `state`.
+    pub fn new(identity: Identity, shard: Shard, state: RunState<T>, elapsed: f64) -> Partial<T> {
+        Partial {
+            format: FORMAT.to_string(),
+            format_version: FORMAT_VERSION,
+            identity,
+            shard,
+            done: state.done,
+            elapsed_seconds: elapsed,
+            tally: state.tally,
+        }
+    }
+
+    /// The blocks this part's shard covers.
+    pub fn range(&self) -> Range<u64> {
+        self.shard.blocks(self.identity.blocks())
+    }
+
+    /// Whether every block of the shard is done.
+    pub fn is_complete(&self) -> bool {
+        self.done.is_exactly(&self.range())
+    }
+
+    /// Units in the finished blocks.
+    pub fn units_done(&self) -> u64 {
+        self.identity.units_done(&self.done)
+    }
+}
+
+impl<T: Serialize> Partial<T> {
+    /// The file's bytes: compact JSON and a final newline.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, serde_json::Error> {
+        let mut bytes = serde_json::to_vec(self)?;
+        bytes.push(b'\n');
+        Ok(bytes)
+    }
+}
+
+/// Why a partial file was refused.
+#[derive(Debug)]
+pub struct PartialError(String);
+
+impl fmt::Display for PartialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PartialError {}
+
+/// A partial file whose tally is not yet decoded (its command says which tally it holds).
+pub type RawPartial = Partial<serde_json::Value>;
+
+/// Reads and checks a partial file: the format, the version and that its blocks lie in its
+/// shard. The tally is left undecoded ([`decode_tally`]).
+pub fn read_partial(path: &Path) -> Result<RawPartial, PartialError> {
+    let name = path.display();
+    let bytes =
+        std::fs::read(path).map_err(|e| PartialError(format!("cannot read {name}: {e}")))?;
+    parse_partial(&bytes).map_err(|e| PartialError(format!("{name}: {e}")))
+}
+
+/// Parses and checks the bytes of a partial file.
+pub fn parse_partial(bytes: &[u8]) -> Result<RawPartial, String> {
+    #[derive(Deserialize)]
+    struct Header {
+        format: Option<String>,
+        format_version: Option<u32>,
+    }
+    let not_ours = "not a napsim partial result or checkpoint";
+    let header: Header = serde_json::from_slice(bytes).map_err(|e| format!("{not_ours} ({e})"))?;
+    if header.format.as_deref() != Some(FORMAT) {
+        return Err(not_ours.to_string());
+    }
+    if header.format_version != Some(FORMAT_VERSION) {
+        return Err(format!(
+            "written in partial-file format {}, but this napsim reads format {FORMAT_VERSION}",
+            header
+                .format_version
+                .map_or("(none)".to_string(), |v| v.to_string())
+        ));
+    }
+    let part: RawPartial =
+        serde_json::from_slice(bytes).map_err(|e| format!("a damaged partial file ({e})"))?;
+    if part.identity.block_size == 0 {
+        return Err("a damaged partial file (block_size 0)".into());
+    }
+    if part.shard.count == 0 || part.shard.index >= part.shard.count {
+        return Err(format!("a damaged partial file (shard {})", part.shard));
+    }
+    if !part.done.within(&part.range()) {
+        return Err(format!(
+            "a damaged partial file (its finished blocks lie outside shard {})",
+            part.shard
+        ));
+    }
+    Ok(part)
+}
+
+/// Decodes a raw part's tally as `T`.
+pub fn decode_tally<T: DeserializeOwned>(part: RawPartial) -> Result<Partial<T>, String> {
+    let tally = serde_json::from_value(part.tally).map_err(|e| {
+        format!(
+            "a damaged partial file (its {} tally does not decode: {e})",
+            part.identity.command
+        )
+    })?;
+    Ok(Partial {
+        format: part.format,
+        format_version: part.format_version,
+        identity: part.identity,
+        shard: part.shard,
+        done: part.done,
+        elapsed_seconds: part.elapsed_seconds,
+        tally,
+    })
+}
+
+/// Checks that `parts` (each with its file name) are every shard of one run, once each, each
+/// complete. The message names the first difference found.
+pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), String> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err("no parts to merge".into());
+    };
+    for (name, part) in &parts[1..] {
+        if let Some((field, ours, theirs)) = first.identity.difference(&part.identity) {
+            return Err(format!(
+                "{name} is from a different run than {first_name}: {field} is {theirs} there, \
+                 {ours} in {first_name}"
+            ));
+        }
+        if part.shard.count != first.shard.count {
+            return Err(format!(
+                "{name} is shard {} but {first_name} is shard {}: all parts must come from the \
+                 same --shard I/N split",
+                part.shard, first.shard
+            ));
+        }
+    }
+    let count = first.shard.count;
+    let mut seen: Vec<Option<&str>> = vec![None; count as usize];
+    for (name, part) in parts {
+        let slot = &mut seen[part.shard.index as usize];
+        if let Some(other) = slot {
+            return Err(format!(
+                "shard {} is given twice: {other} and {name}",
+                part.shard
+            ));
+        }
+        *slot = Some(name);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&i| seen[i as usize].is_none())
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard{} {} {} missing ({} of {count} parts given)",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", "),
+            if missing.len() > 1 { "are" } else { "is" },
+            parts.len()
+        ));
+    }
+    for (name, part) in parts {
+        if !part.is_complete() {
+            let range = part.range();
+            return Err(format!(
+                "{name} is unfinished: {} of shard {}'s {} blocks done (resume it with \
+                 --resume {name} to finish it)",
+                part.done.len(),
+                part.shard,
+                range.end - range.start
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Adds the tallies of complete, checked parts.
+pub fn merge_tallies<T: Tally + Default>(parts: Vec<Partial<T>>) -> T {
+    let mut total = T::default();
+    for part in parts {
+        total.merge(part.tally);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity() -> Identity {
+        Identity {
+            napsim_version: "0.1.0".into(),
+            command: "simulate".into(),
+            profile: "heather-1875".into(),
+            profile_toml: "x".into(),
+            arguments: serde_json::json!({"players": 4, "bid": "threshold"}),
+            seed: 7,
+            units: 1000,
+            block_size: 64,
+        }
+    }
+
+    fn part(index: u64, count: u64, complete: bool) -> RawPartial {
+        let id = identity();
+        let shard = Shard { index, count };
+        let mut done = BlockSet::new();
+        let range = shard.blocks(id.blocks());
+        for k in range.clone() {
+            if complete || k != range.start {
+                done.insert(k);
+            }
+        }
+        let state = RunState {
+            done,
+            tally: serde_json::json!({}),
+        };
+        Partial::new(id, shard, state, 0.0)
+    }
+
+    fn check(parts: &[RawPartial]) -> Result<(), String> {
+        let named: Vec<(String, &RawPartial)> = parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("p{i}"), p))
+            .collect();
+        check_complete_set(&named)
+    }
+
+    #[test]
+    fn a_complete_set_passes_and_each_fault_is_named() {
+        let all: Vec<RawPartial> = (0..3).map(|i| part(i, 3, true)).collect();
+        assert_eq!(check(&all), Ok(()));
+        let err = check(&all[..2]).unwrap_err();
+        assert!(err.contains("shard 2/3 is missing"), "{err}");
+        let err = check(&[all[0].clone(), all[1].clone(), all[1].clone()]).unwrap_err();
+        assert!(err.contains("shard 1/3 is given twice"), "{err}");
+        let mut other = all.clone();
+        other[2].identity.seed = 8;
+        let err = check(&other).unwrap_err();
+        assert!(err.contains("seed is 8 there, 7 in p0"), "{err}");
+        let mut other = all.clone();
+        other[1].identity.arguments["bid"] = "pass".into();
+        let err = check(&other).unwrap_err();
+        assert!(err.contains("arguments.bid"), "{err}");
+        let mut other = all.clone();
+        other[2] = part(2, 3, false);
+        let err = check(&other).unwrap_err();
+        assert!(err.contains("p2 is unfinished"), "{err}");
+        let err = check(&[part(0, 2, true), part(1, 3, true)]).unwrap_err();
+        assert!(err.contains("same --shard I/N split"), "{err}");
+    }
+
+    #[test]
+    fn files_round_trip_and_damage_is_refused() {
+        let p = part(1, 3, false);
+        let bytes = p.to_bytes().unwrap();
+        let back = parse_partial(&bytes).unwrap();
+        assert_eq!(back.done, p.done);
+        assert_eq!(back.identity, p.identity);
+        assert!(
+            parse_partial(b"{}")
+                .unwrap_err()
+                .contains("not a napsim partial")
+        );
+        assert!(
+            parse_partial(b"\x00garbage")
+                .unwrap_err()
+                .contains("not a napsim")
+        );
+        let text = String::from_utf8(bytes).unwrap();
+        let newer = text.replace("\"format_version\":1", "\"format_version\":9");
+        assert!(
+            parse_partial(newer.as_bytes())
+                .unwrap_err()
+                .contains("format 9")
+        );
+        let outside = text.replace("\"done\":[[", "\"done\":[[0,1],[");
+        assert!(
+            parse_partial(outside.as_bytes())
+                .unwrap_err()
+                .contains("outside")
+        );
+    }
+
+    #[test]
+    fn units_done_counts_the_short_last_block() {
+        let p = part(2, 3, true);
+        // 1000 units in blocks of 64: 16 blocks, the last one 40 units.
+        assert_eq!(p.range(), 10..16);
+        assert_eq!(p.units_done(), 1000 - 640);
+    }
+}
