@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Proves scripts/slurm/ on a real Slurm cluster of one node on this machine: installs Slurm and
 # munge from the distribution's packages if they are missing (Debian/Ubuntu, as root), starts
-# munged, slurmctld and slurmd in a temporary directory (private key, socket, ports, state and
-# logs; nothing under /etc is read or changed), submits a 4-task array of `napsim simulate`
-# shards plus the merge job with scripts/slurm/submit.sh, waits, and checks that the merged CSV
-# is byte for byte the single-process run's. The daemons are stopped and the directory removed
-# on every exit; on failure the daemons' and jobs' logs are printed first.
+# munged, slurmctld and slurmd in a temporary directory (their own key, socket, ports, state and
+# logs; nothing under /etc is changed), submits a 4-task array of `napsim simulate` shards plus
+# the merge job with scripts/slurm/submit.sh, waits, and checks that the merged CSV is byte for
+# byte the single-process run's, and its manifest the same outside the "run" object. The daemons
+# are stopped and the directory removed on every exit; on failure the logs are printed first.
 #
 #   scripts/test-slurm.sh            (NAPSIM_SLURM_KEEP=1 keeps the temporary directory)
 set -euo pipefail
@@ -67,7 +67,7 @@ trap 'failure=interrupted; exit 130' INT TERM
 
 # --- Packages -----------------------------------------------------------------------------------
 missing=()
-for tool in munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client; do
+for tool in munged:munge slurmctld:slurmctld slurmd:slurmd sbatch:slurm-client jq:jq; do
     command -v "${tool%%:*}" > /dev/null || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -177,4 +177,8 @@ wait_for 300 queue_empty
 parts=("$work"/cluster.parts/part-*.json)
 [ ${#parts[@]} -eq "$shards" ] || fail "expected $shards parts, found ${#parts[@]}"
 cmp "$work/single.csv" "$work/cluster.csv" || fail "merged CSV differs from the single run's"
+# The manifests may differ only in their "run" object (command line, threads, timing).
+manifest() { jq --sort-keys 'del(.run)' "$1"; }
+diff <(manifest "$work/single.csv.meta.json") <(manifest "$work/cluster.csv.meta.json") >&2 ||
+    fail "merged manifest differs from the single run's outside \"run\""
 say "PASS: $shards Slurm array shards + merge == single run ($(wc -l < "$work/cluster.csv") CSV lines, byte for byte)"
