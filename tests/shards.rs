@@ -366,3 +366,107 @@ fn a_shard_needs_an_output_file_and_a_seed() {
         "give --markdown to `napsim merge`",
     );
 }
+
+/// A small deterministic generator for the mutation test (no dependence on the clock).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+#[test]
+fn merging_parts_with_mutated_numbers_never_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let commands: [&[&str]; 4] = [
+        &["simulate", "--deals", "200000", "--seed", "1"],
+        &[
+            "--rules",
+            "peep-nap",
+            "bid-table",
+            "--players",
+            "3",
+            "--deals",
+            "3000",
+            "--by",
+            "exact",
+            "--min-hands",
+            "1",
+            "--seed",
+            "1",
+        ],
+        &[
+            "tournament",
+            "--entrant",
+            "a=threshold/heuristic",
+            "--entrant",
+            "b=pass/random",
+            "--sessions",
+            "200",
+            "--seed",
+            "1",
+        ],
+        &[
+            "hand",
+            "AS KS QS 7D 2C",
+            "--play",
+            "heuristic",
+            "--worlds",
+            "300",
+            "--seed",
+            "1",
+        ],
+    ];
+    let mut rng = Lcg(2026);
+    let mut merged = 0;
+    let mut total = 0;
+    for (c, command) in commands.iter().enumerate() {
+        let sub = d.join(c.to_string());
+        std::fs::create_dir(&sub).unwrap();
+        let parts = shards(&sub, command, 2);
+        let texts: Vec<String> = parts
+            .iter()
+            .map(|p| std::fs::read_to_string(sub.join(p)).unwrap())
+            .collect();
+        let cases: usize = std::env::var("NAPSIM_MUTANTS").map_or(40, |v| v.parse().unwrap());
+        for case in 0..cases {
+            // Change a few digits of the first part, past its identity where most numbers are.
+            let mut bytes = texts[0].clone().into_bytes();
+            let digits: Vec<usize> = (0..bytes.len())
+                .filter(|&i| bytes[i].is_ascii_digit())
+                .collect();
+            for _ in 0..1 + rng.below(3) {
+                let at = digits[digits.len() / 2 + rng.below(digits.len() / 2)];
+                bytes[at] = b"0123456789-"[rng.below(11)];
+            }
+            std::fs::write(sub.join("mutant.json"), &bytes).unwrap();
+            let out = napsim()
+                .current_dir(&sub)
+                .args(["merge", "mutant.json", &parts[1], "--out"])
+                .arg(format!("m{case}.out"))
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                matches!(out.status.code(), Some(0 | 2)),
+                "{command:?} case {case}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{stderr}");
+            total += 1;
+            if out.status.success() {
+                merged += 1;
+            } else {
+                assert_eq!(stderr.lines().count(), 1, "{stderr}");
+                assert!(!sub.join(format!("m{case}.out")).exists());
+            }
+        }
+    }
+    // Some mutations leave a valid file (a count moved between bids), most are caught.
+    assert!(merged < total, "{merged} of {total}");
+}

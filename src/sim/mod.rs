@@ -29,6 +29,14 @@ use crate::rng::{SimRng, StreamCursor};
 pub trait Tally: Send {
     /// Adds `other` into `self`.
     fn merge(&mut self, other: Self);
+
+    /// The units (deals, worlds, card sets) the tally counts, where it knows: partial files
+    /// are checked against the blocks they claim.
+    fn units(&self) -> Option<u64>;
+
+    /// Checks the counts against each other (made never above declared, ...) and against a
+    /// profile with `bids` bids: what a tally read from a file must pass before it is used.
+    fn check(&self, bids: usize) -> Result<(), String>;
 }
 
 /// How a run is cut into blocks.
