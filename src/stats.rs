@@ -5,9 +5,9 @@ pub const Z95: f64 = 1.959963984540054;
 
 /// The 95% Wilson score interval for `successes` out of `trials`, clamped so that
 /// `0 <= low <= p <= high <= 1` exactly (low is 0 with no success, high is 1 with no failure).
-/// None when `trials` is 0.
+/// None when `trials` is 0 (or, for counts that cannot be, below `successes`).
 pub fn wilson95(successes: u64, trials: u64) -> Option<(f64, f64)> {
-    if trials == 0 {
+    if trials == 0 || successes > trials {
         return None;
     }
     let n = trials as f64;
@@ -38,8 +38,16 @@ pub fn mean_se(n: u64, sum: i64, sum_sq: u128) -> Option<(f64, f64)> {
         return Some((mean, 0.0));
     }
     // n * sum_sq - sum^2 >= 0 by Cauchy-Schwarz; i128 holds it for any realistic run.
-    let numerator = (n as i128) * (sum_sq as i128) - (sum as i128) * (sum as i128);
-    let variance = numerator.max(0) as f64 / (n as f64 * (n as f64 - 1.0));
+    // Counts read from a damaged file may not fit: then f64 arithmetic, never a panic.
+    let exact = i128::try_from(sum_sq)
+        .ok()
+        .and_then(|sq| (n as i128).checked_mul(sq))
+        .and_then(|a| a.checked_sub((sum as i128) * (sum as i128)));
+    let numerator = match exact {
+        Some(v) => v.max(0) as f64,
+        None => (n as f64 * sum_sq as f64 - (sum as f64) * (sum as f64)).max(0.0),
+    };
+    let variance = numerator / (n as f64 * (n as f64 - 1.0));
     Some((mean, (variance / n as f64).sqrt()))
 }
 

@@ -60,6 +60,26 @@ pub struct SimulateTally {
 }
 
 impl Tally for SimulateTally {
+    fn units(&self) -> Option<u64> {
+        Some(self.deals)
+    }
+
+    fn check(&self, bids: usize) -> Result<(), String> {
+        if self.deals > 0 && self.bids.len() != bids {
+            return Err(format!(
+                "{} bids counted, the profile has {bids}",
+                self.bids.len()
+            ));
+        }
+        let declared = self.bids.iter().try_fold(self.passed_out, |sum, b| {
+            (b.made <= b.declared).then(|| sum.checked_add(b.declared))?
+        });
+        if declared != Some(self.deals) {
+            return Err("the contracts and passed-out deals do not add up to the deals".into());
+        }
+        Ok(())
+    }
+
     fn merge(&mut self, other: SimulateTally) {
         self.deals += other.deals;
         self.passed_out += other.passed_out;

@@ -171,6 +171,25 @@ pub struct TournamentTally {
 }
 
 impl Tally for TournamentTally {
+    fn units(&self) -> Option<u64> {
+        Some(self.sets)
+    }
+
+    fn check(&self, bids: usize) -> Result<(), String> {
+        let n = self.entrants.len();
+        let fits = self.sets == 0
+            || (self.pairs.len() == n * n
+                && self
+                    .entrants
+                    .iter()
+                    .all(|e| e.declared.len() == bids && e.declared.iter().all(|(d, m)| m <= d)));
+        if fits {
+            Ok(())
+        } else {
+            Err("the entrants' counts do not fit the profile".into())
+        }
+    }
+
     fn merge(&mut self, other: TournamentTally) {
         self.sets += other.sets;
         self.balance_total += other.balance_total;

@@ -110,13 +110,14 @@ impl Execution {
         Ok(super::commands::fresh_seed())
     }
 
-    /// Runs `identity`'s blocks (the shard's, the ones the checkpoint lacks), saving
+    /// Runs `identity`'s blocks (of a profile with `bids` bids) (the shard's, the ones the checkpoint lacks), saving
     /// checkpoints as asked. A shard's result is written to `out` as a partial file and `None`
     /// is returned; otherwise the whole tally and the seconds of computing it took. An
     /// interruption saves a checkpoint and fails with [`INTERRUPTED`].
     pub fn run<T, F>(
         &self,
         identity: &Identity,
+        bids: usize,
         unit: &str,
         out: Option<&Path>,
         work: F,
@@ -127,7 +128,7 @@ impl Execution {
     {
         let shard = self.shard.unwrap_or(Shard::WHOLE);
         let (state, elapsed_before) = match &self.resume {
-            Some((path, part)) => resumed_state(path, part, identity)?,
+            Some((path, part)) => resumed_state(path, part, identity, bids)?,
             None => (RunState::default(), 0.0),
         };
         let blocks = shard.blocks(identity.blocks());
@@ -219,10 +220,11 @@ fn describe_shard(shard: Shard) -> String {
 }
 
 /// The state a checkpoint holds, once it is known to be of this run.
-fn resumed_state<T: DeserializeOwned>(
+fn resumed_state<T: DeserializeOwned + Tally>(
     path: &Path,
     part: &RawPartial,
     identity: &Identity,
+    bids: usize,
 ) -> Result<(RunState<T>, f64), Failure> {
     if let Some((field, ours, theirs)) = identity.difference(&part.identity) {
         return Err(Failure::input(format!(
@@ -230,7 +232,7 @@ fn resumed_state<T: DeserializeOwned>(
             path.display()
         )));
     }
-    let part = partial::decode_tally::<T>(part.clone())
+    let part = partial::decode_tally::<T>(part.clone(), bids)
         .map_err(|e| Failure::input(format!("--resume {}: {e}", path.display())))?;
     let state = RunState {
         done: part.done,

@@ -18,8 +18,8 @@ pub use blocks::{BlockSet, Shard};
 pub use progress::Progress;
 
 use std::ops::Range;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 
 use rayon::prelude::*;
 
@@ -29,6 +29,14 @@ use crate::rng::{SimRng, StreamCursor};
 pub trait Tally: Send {
     /// Adds `other` into `self`.
     fn merge(&mut self, other: Self);
+
+    /// The units (deals, worlds, card sets) the tally counts, where it knows: partial files
+    /// are checked against the blocks they claim.
+    fn units(&self) -> Option<u64>;
+
+    /// Checks the counts against each other (made never above declared, ...) and against a
+    /// profile with `bids` bids: what a tally read from a file must pass before it is used.
+    fn check(&self, bids: usize) -> Result<(), String>;
 }
 
 /// How a run is cut into blocks.
@@ -129,23 +137,24 @@ pub enum RunError<E> {
 }
 
 /// Runs the blocks of `controls.blocks` not already done in `state`, merging each block's tally
-/// into `state` as it arrives, and calls `observe` with the updated state after every block (on
-/// the calling thread: this is where a caller saves checkpoints). Returns when every block is
+/// into `state` as it arrives, and calls `observe` with the updated state after every block
+/// (under the state's lock, on a worker thread: this is where a caller saves checkpoints). Returns when every block is
 /// done, or, once `controls.stop` is set, when the running blocks have finished: the state then
 /// holds exactly the finished blocks, so the run can be resumed from it. An error from `observe`
 /// stops the run the same way and is returned.
 pub fn run_controlled<T, F, O, E>(
     plan: Plan,
     controls: &Controls,
-    mut state: RunState<T>,
+    state: RunState<T>,
     progress: &Progress,
     work: F,
-    mut observe: O,
+    observe: O,
 ) -> Result<RunState<T>, RunError<E>>
 where
     T: Tally + Default,
     F: Fn(Block) -> T + Sync,
-    O: FnMut(&RunState<T>) -> Result<(), E>,
+    O: FnMut(&RunState<T>) -> Result<(), E> + Send,
+    E: Send,
 {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(controls.threads)
@@ -156,51 +165,48 @@ where
         })?;
     let pending: Vec<u64> = state.done.missing(controls.blocks.clone()).collect();
     let halt = AtomicBool::new(false);
-    let stopped = || halt.load(Ordering::Relaxed) || controls.stop.load(Ordering::Relaxed);
-    // A small buffer: workers wait rather than pile up tallies if merging falls behind.
-    let (sender, receiver) = mpsc::sync_channel::<(u64, T)>(2 * controls.threads.max(1));
-    let mut failure = None;
-    std::thread::scope(|scope| {
-        let work = &work;
-        let stopped = &stopped;
-        scope.spawn(move || {
-            pool.install(|| {
-                pending.into_par_iter().for_each_init(
-                    // Each job of the split range runs its blocks in order, so a cursor per
-                    // job mostly steps from one block's streams to the next.
-                    || (sender.clone(), StreamCursor::new(plan.seed)),
-                    |(sender, cursor), index| {
-                        if stopped() {
-                            return;
-                        }
-                        let (deal_rng, policy_rng) = cursor.streams(index);
-                        let len = plan.block_len(index);
-                        let tally = work(Block {
-                            index,
-                            len,
-                            deal_rng,
-                            policy_rng,
-                        });
-                        progress.advance(len);
-                        // The receiver lives until every sender is gone.
-                        let _ = sender.send((index, tally));
-                    },
-                )
-            });
-            drop(sender);
-        });
-        // Tallies are integers merged by addition, which does not depend on the order.
-        for (index, tally) in receiver {
-            state.tally.merge(tally);
-            state.done.insert(index);
-            if failure.is_none()
-                && let Err(e) = observe(&state)
-            {
-                failure = Some(e);
-                halt.store(true, Ordering::Relaxed);
-            }
-        }
+    // Every finished block is merged into the one state under a lock, and the observer sees it
+    // there: so the state always holds exactly the finished blocks. The lock is held for a
+    // merge (and, rarely, a checkpoint), short beside a block's work.
+    let shared = Mutex::new((state, observe, None::<E>));
+    pool.install(|| {
+        pending.into_par_iter().for_each_init(
+            // Each job of the split range runs its blocks in order, so a cursor per job mostly
+            // steps from one block's streams to the next.
+            || StreamCursor::new(plan.seed),
+            |cursor, index| {
+                if halt.load(Ordering::Relaxed) || controls.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let (deal_rng, policy_rng) = cursor.streams(index);
+                let len = plan.block_len(index);
+                let tally = work(Block {
+                    index,
+                    len,
+                    deal_rng,
+                    policy_rng,
+                });
+                progress.advance(len);
+                // A panic in another worker poisons the lock; the pool re-raises that panic.
+                let Ok(mut guard) = shared.lock() else {
+                    return;
+                };
+                let (state, observe, failure) = &mut *guard;
+                // Tallies are integers merged by addition, which does not depend on the order.
+                state.tally.merge(tally);
+                state.done.insert(index);
+                if failure.is_none()
+                    && let Err(e) = observe(state)
+                {
+                    *failure = Some(e);
+                    halt.store(true, Ordering::Relaxed);
+                }
+            },
+        )
     });
+    let (state, _, failure) = shared
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     progress.finish();
     match failure {
         Some(e) => Err(RunError::Observer(e)),

@@ -3,6 +3,7 @@
 //! checkpoint (`--checkpoint FILE`) are both a [`Partial`]; `napsim merge` adds complete parts
 //! and `--resume` continues an incomplete one.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::Path;
@@ -230,14 +231,28 @@ pub fn parse_partial(bytes: &[u8]) -> Result<RawPartial, String> {
     Ok(part)
 }
 
-/// Decodes a raw part's tally as `T`.
-pub fn decode_tally<T: DeserializeOwned>(part: RawPartial) -> Result<Partial<T>, String> {
-    let tally = serde_json::from_value(part.tally).map_err(|e| {
+/// Decodes a raw part's tally as `T`, and checks that it counts the units of its blocks and that
+/// its counts agree with each other for a profile with `bids` bids.
+pub fn decode_tally<T: DeserializeOwned + Tally>(
+    part: RawPartial,
+    bids: usize,
+) -> Result<Partial<T>, String> {
+    let tally: T = serde_json::from_value(part.tally).map_err(|e| {
         format!(
             "a damaged partial file (its {} tally does not decode: {e})",
             part.identity.command
         )
     })?;
+    let expected = part.identity.units_done(&part.done);
+    if let Some(counted) = tally.units().filter(|&n| n != expected) {
+        return Err(format!(
+            "a damaged partial file (its tally counts {counted} units, its finished blocks hold \
+             {expected})"
+        ));
+    }
+    tally
+        .check(bids)
+        .map_err(|e| format!("a damaged partial file ({e})"))?;
     Ok(Partial {
         format: part.format,
         format_version: part.format_version,
@@ -271,27 +286,34 @@ pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), String>
         }
     }
     let count = first.shard.count;
-    let mut seen: Vec<Option<&str>> = vec![None; count as usize];
+    let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
     for (name, part) in parts {
-        let slot = &mut seen[part.shard.index as usize];
-        if let Some(other) = slot {
+        if let Some(other) = seen.insert(part.shard.index, name) {
             return Err(format!(
                 "shard {} is given twice: {other} and {name}",
                 part.shard
             ));
         }
-        *slot = Some(name);
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&i| seen[i as usize].is_none())
+    // Named up to a few: a count read from a damaged file may be huge.
+    let missing = (0..count).filter(|i| !seen.contains_key(i));
+    let shown: Vec<String> = missing
+        .clone()
+        .take(8)
         .map(|i| format!("{i}/{count}"))
         .collect();
-    if !missing.is_empty() {
+    if !shown.is_empty() {
+        let more = count - seen.len() as u64 - shown.len() as u64;
         return Err(format!(
-            "shard{} {} {} missing ({} of {count} parts given)",
-            if missing.len() > 1 { "s" } else { "" },
-            missing.join(", "),
-            if missing.len() > 1 { "are" } else { "is" },
+            "shard{} {}{} {} missing ({} of {count} parts given)",
+            if shown.len() > 1 { "s" } else { "" },
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            },
+            if shown.len() > 1 { "are" } else { "is" },
             parts.len()
         ));
     }
@@ -322,6 +344,39 @@ pub fn merge_tallies<T: Tally + Default>(parts: Vec<Partial<T>>) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tally that counts units, as the analyses' tallies do.
+    #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+    struct Counted {
+        units: u64,
+    }
+
+    impl Tally for Counted {
+        fn merge(&mut self, other: Counted) {
+            self.units += other.units;
+        }
+
+        fn units(&self) -> Option<u64> {
+            Some(self.units)
+        }
+
+        fn check(&self, _bids: usize) -> Result<(), String> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_tally_must_count_the_units_of_its_blocks() {
+        let mut p = part(2, 3, true);
+        p.tally = serde_json::json!({"units": 360});
+        assert_eq!(
+            decode_tally::<Counted>(p.clone(), 4).unwrap().tally.units,
+            360
+        );
+        p.tally = serde_json::json!({"units": 361});
+        let err = decode_tally::<Counted>(p, 4).unwrap_err();
+        assert!(err.contains("counts 361 units"), "{err}");
+    }
 
     fn identity() -> Identity {
         Identity {
@@ -416,6 +471,32 @@ mod tests {
                 .unwrap_err()
                 .contains("outside")
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_are_refused_without_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..400)) {
+            proptest::prop_assert!(parse_partial(&bytes).is_err());
+        }
+
+        #[test]
+        fn damaged_files_parse_or_are_refused_without_panic(
+            cut in 0usize..2000,
+            flips in proptest::collection::vec((0usize..2000, proptest::num::u8::ANY), 0..4),
+        ) {
+            let mut bytes = part(1, 3, false).to_bytes().unwrap();
+            for (at, byte) in flips {
+                let at = at % bytes.len();
+                bytes[at] = byte;
+            }
+            bytes.truncate(cut.max(1).min(bytes.len()));
+            if let Ok(p) = parse_partial(&bytes) {
+                // What parses is consistent: its blocks lie in its shard of its run.
+                proptest::prop_assert!(p.done.within(&p.range()));
+                proptest::prop_assert!(p.shard.index < p.shard.count);
+                let _ = decode_tally::<Counted>(p, 4);
+            }
+        }
     }
 
     #[test]

@@ -101,6 +101,22 @@ mod entries {
 }
 
 impl Tally for BidTableTally {
+    fn units(&self) -> Option<u64> {
+        Some(self.deals)
+    }
+
+    fn check(&self, bids: usize) -> Result<(), String> {
+        for t in self.classes.values() {
+            if t.bids.len() != bids || t.dd_hands > t.hands {
+                return Err("a class's counts do not fit the profile".into());
+            }
+            for b in &t.bids {
+                b.check(t.hands, t.dd_hands)?;
+            }
+        }
+        Ok(())
+    }
+
     fn merge(&mut self, other: BidTableTally) {
         self.deals += other.deals;
         for (key, theirs) in other.classes {
@@ -300,6 +316,15 @@ pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> V
         }
     }
     rows
+}
+
+/// Checks that every class of `tally` is at a seat of a table of `players` (a tally read from a
+/// file is checked before it is used).
+pub fn check_seats(tally: &BidTableTally, players: usize) -> Result<(), String> {
+    match tally.classes.keys().find(|(seat, _)| *seat >= players) {
+        Some((seat, _)) => Err(format!("a class at seat {seat}, at a table of {players}")),
+        None => Ok(()),
+    }
 }
 
 /// Per seat: hands counted, and hands in classes too rare to show (fewer than `min_hands`).

@@ -71,6 +71,21 @@ pub struct BidOutcomes {
 }
 
 impl BidOutcomes {
+    /// Checks the counts of `trials` hands, `dd_trials` of them with the double-dummy count:
+    /// makes at most the trials, and every trial counted once by its tricks.
+    pub fn check(&self, trials: u64, dd_trials: u64) -> Result<(), String> {
+        let by_tricks = self
+            .tricks
+            .iter()
+            .try_fold(0u64, |sum, &n| sum.checked_add(n));
+        if self.made > trials || self.dd_made > dd_trials || by_tricks != Some(trials) {
+            return Err(format!(
+                "the makes or tricks of {trials} evaluations do not add up"
+            ));
+        }
+        Ok(())
+    }
+
     /// Adds `other`'s counts into these.
     pub fn add(&mut self, other: &BidOutcomes) {
         self.made += other.made;
@@ -97,6 +112,24 @@ pub struct HandTally {
 }
 
 impl Tally for HandTally {
+    /// A too-rare run stops keeping worlds, so it counts fewer than its blocks hold.
+    fn units(&self) -> Option<u64> {
+        (!self.too_rare).then_some(self.worlds)
+    }
+
+    fn check(&self, bids: usize) -> Result<(), String> {
+        if self.worlds > 0 && self.bids.len() != bids {
+            return Err(format!(
+                "{} bids counted, the profile has {bids}",
+                self.bids.len()
+            ));
+        }
+        for b in &self.bids {
+            b.check(self.worlds, self.worlds)?;
+        }
+        Ok(())
+    }
+
     fn merge(&mut self, other: HandTally) {
         self.worlds += other.worlds;
         self.drawn += other.drawn;

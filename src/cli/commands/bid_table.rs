@@ -92,10 +92,13 @@ pub(super) fn command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure
         job.deals,
         bid_table::BLOCK_SIZE,
     );
-    let Some((tally, elapsed)) =
-        execution.run(&identity, "deals", args.out.as_deref(), |block| {
-            bid_table::bid_table_block(&config, block)
-        })?
+    let Some((tally, elapsed)) = execution.run(
+        &identity,
+        profile.bids().len(),
+        "deals",
+        args.out.as_deref(),
+        |block| bid_table::bid_table_block(&config, block),
+    )?
     else {
         return Ok(());
     };
@@ -115,6 +118,8 @@ pub(super) fn render(
     tally: &BidTableTally,
     finished: &Finished,
 ) -> Result<(), Failure> {
+    profile.check_players(job.players)?;
+    bid_table::check_seats(tally, job.players).map_err(Failure::input)?;
     let seed = finished.identity.seed;
     let policies = Policies::new(profile, &job.play)?;
     let config = policies.config(profile, job, seed);

@@ -139,10 +139,13 @@ pub(super) fn command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
         }
     }
     let identity = identity(COMMAND, &profile, &job, seed, args.worlds, hand::BLOCK_SIZE);
-    let Some((tally, elapsed)) =
-        execution.run(&identity, "worlds", args.out.as_deref(), |block| {
-            query.evaluate_block(block)
-        })?
+    let Some((tally, elapsed)) = execution.run(
+        &identity,
+        profile.bids().len(),
+        "worlds",
+        args.out.as_deref(),
+        |block| query.evaluate_block(block),
+    )?
     else {
         return Ok(());
     };

@@ -92,7 +92,7 @@ where
     let job = decode_job::<J>(&finished.identity)?;
     let parts = parts
         .into_iter()
-        .map(partial::decode_tally::<T>)
+        .map(|part| partial::decode_tally::<T>(part, profile.bids().len()))
         .collect::<Result<Vec<_>, _>>()
         .map_err(Failure::input)?;
     let tally = partial::merge_tallies(parts);

@@ -59,10 +59,13 @@ pub(super) fn command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure
         bid: bid.as_ref(),
         play: play.as_ref(),
     };
-    let Some((tally, elapsed)) =
-        execution.run(&identity, "deals", args.out.as_deref(), |block| {
-            simulate::simulate_block(&config, block)
-        })?
+    let Some((tally, elapsed)) = execution.run(
+        &identity,
+        profile.bids().len(),
+        "deals",
+        args.out.as_deref(),
+        |block| simulate::simulate_block(&config, block),
+    )?
     else {
         return Ok(());
     };
@@ -81,6 +84,7 @@ pub(super) fn render(
     tally: &SimulateTally,
     finished: &Finished,
 ) -> Result<(), Failure> {
+    profile.check_players(job.players)?;
     let seed = finished.identity.seed;
     let rows = simulate::rows(tally, profile, job.players, &job.bid, &job.play, seed);
     let csv = csv_of(&rows)?;

@@ -81,10 +81,13 @@ pub(super) fn command(rules_arg: &str, args: ThresholdsArgs) -> Result<(), Failu
         job.deals,
         bid_table::BLOCK_SIZE,
     );
-    let Some((tally, elapsed)) =
-        execution.run(&identity, "deals", args.out.as_deref(), |block| {
-            bid_table::bid_table_block(&config, block)
-        })?
+    let Some((tally, elapsed)) = execution.run(
+        &identity,
+        profile.bids().len(),
+        "deals",
+        args.out.as_deref(),
+        |block| bid_table::bid_table_block(&config, block),
+    )?
     else {
         return Ok(());
     };
@@ -104,6 +107,14 @@ pub(super) fn render(
     tally: &BidTableTally,
     finished: &Finished,
 ) -> Result<(), Failure> {
+    profile.check_players(job.players)?;
+    if job.seat >= job.players {
+        return Err(Failure::input(format!(
+            "seat {} is not at the table",
+            job.seat
+        )));
+    }
+    bid_table::check_seats(tally, job.players).map_err(Failure::input)?;
     let seed = finished.identity.seed;
     let (rows, bests) = thresholds::sweep(tally, profile, job.players, job.seat);
     let mut text = format!(

@@ -26,6 +26,7 @@ pub(super) const COMMAND: &str = "tournament";
 
 /// Parses and checks the entrants: two to one per seat, distinct names.
 fn entrants(profile: &Profile, job: &Job) -> Result<Vec<Entrant>, Failure> {
+    profile.check_players(job.players)?;
     let entrants = job
         .entrants
         .iter()
@@ -96,10 +97,13 @@ pub(super) fn command(rules_arg: &str, args: TournamentArgs) -> Result<(), Failu
         job.sessions,
         tournament::BLOCK_SIZE,
     );
-    let Some((tally, elapsed)) =
-        execution.run(&identity, "card sets", args.out.as_deref(), |block| {
-            tournament::tournament_block(&config, block)
-        })?
+    let Some((tally, elapsed)) = execution.run(
+        &identity,
+        profile.bids().len(),
+        "card sets",
+        args.out.as_deref(),
+        |block| tournament::tournament_block(&config, block),
+    )?
     else {
         return Ok(());
     };

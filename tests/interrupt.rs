@@ -1,0 +1,231 @@
+//! Interruption and resumption: SIGINT or SIGTERM stops a run at a block boundary, saves a
+//! checkpoint, exits 130 and leaves no output file; the same command plus `--resume` ends with
+//! the bytes of an uninterrupted run.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{assert_bad, napsim};
+
+/// Starts napsim in `dir` with `args`, in the background.
+fn spawn(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_napsim"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `path` exists (the run's first checkpoint).
+fn wait_for(path: &Path) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no checkpoint at {} after a minute",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Sends `signal` (`-INT`, `-TERM`) to `child`.
+fn send(child: &Child, signal: &str) {
+    let status = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Runs napsim in `dir` to completion and returns stdout.
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = napsim().current_dir(dir).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Deals for a run long enough to interrupt (a few seconds on two cores).
+fn deals() -> String {
+    if cfg!(debug_assertions) {
+        "4000000"
+    } else {
+        "8000000"
+    }
+    .to_string()
+}
+
+#[test]
+fn sigint_saves_a_checkpoint_and_resuming_gives_the_uninterrupted_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deals = deals();
+    let command = ["simulate", "--deals", &deals, "--seed", "21", "--quiet"];
+    let with = |extra: &[&'static str]| -> Vec<String> {
+        command.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let args = with(&[
+        "--out",
+        "run.csv",
+        "--checkpoint",
+        "run.ckpt",
+        "--checkpoint-every",
+        "0.2",
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let child = spawn(d, &args);
+    wait_for(&d.join("run.ckpt"));
+    send(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted after") && stderr.contains("--resume run.ckpt"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    // No output, partial or whole; the checkpoint holds part of the run.
+    assert!(!d.join("run.csv").exists());
+    assert!(!d.join("run.csv.meta.json").exists());
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("run.ckpt")).unwrap()).unwrap();
+    let done: u64 = checkpoint["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[1].as_u64().unwrap() - r[0].as_u64().unwrap())
+        .sum();
+    let blocks = checkpoint["identity"]["units"]
+        .as_u64()
+        .unwrap()
+        .div_ceil(65536);
+    assert!(done > 0 && done < blocks, "{done} of {blocks} blocks done");
+
+    // The original command plus --resume finishes the run.
+    let mut resumed = args.clone();
+    resumed.extend(["--resume", "run.ckpt"]);
+    let summary = ok(d, &resumed);
+    ok(
+        d,
+        &with(&["--out", "uninterrupted.csv"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        std::fs::read(d.join("run.csv")).unwrap()
+            == std::fs::read(d.join("uninterrupted.csv")).unwrap()
+    );
+    assert!(summary.contains(&format!("{deals} deals")), "{summary}");
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("run.csv.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["units"].as_u64(), Some(deals.parse().unwrap()));
+}
+
+#[test]
+fn sigterm_stops_a_shard_which_resumes_from_its_default_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deals = deals();
+    // Twice as many deals: the shard runs half of them.
+    let deals: String = (deals.parse::<u64>().unwrap() * 2).to_string();
+    let args = [
+        "simulate",
+        "--deals",
+        &deals,
+        "--seed",
+        "5",
+        "--shard",
+        "1/2",
+        "--out",
+        "part.json",
+        "--quiet",
+    ];
+    let child = spawn(d, &args);
+    // Without --checkpoint nothing is saved before the stop: wait until the run is under way.
+    std::thread::sleep(Duration::from_millis(500));
+    send(&child, "-TERM");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(!d.join("part.json").exists());
+    assert!(stderr.contains("--resume part.json.checkpoint"), "{stderr}");
+    let mut resumed = args.to_vec();
+    resumed.extend(["--resume", "part.json.checkpoint"]);
+    ok(d, &resumed);
+    // The resumed shard equals an uninterrupted one, tally for tally.
+    let mut again = args.to_vec();
+    again[8] = "again.json";
+    ok(d, &again);
+    let tally = |name: &str| -> serde_json::Value {
+        let v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.join(name)).unwrap()).unwrap();
+        serde_json::json!([v["tally"], v["done"], v["identity"]])
+    };
+    assert_eq!(tally("part.json"), tally("again.json"));
+}
+
+#[test]
+fn damaged_or_foreign_checkpoints_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = ["simulate", "--deals", "200000", "--seed", "3", "--quiet"];
+    let mut save = run.to_vec();
+    save.extend(["--checkpoint", "c.json"]);
+    ok(d, &save);
+    let checkpoint = d.join("c.json");
+    let text = std::fs::read_to_string(&checkpoint).unwrap();
+    let resume = |path: &Path, extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = run.iter().map(|s| s.to_string()).collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args.extend(["--resume".to_string(), path.display().to_string()]);
+        args
+    };
+    let check = |path: &Path, extra: &[&str], needle: &str| {
+        let args = resume(path, extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_bad(&args, needle);
+    };
+    // Another run's arguments.
+    check(
+        &checkpoint,
+        &["--players", "5"],
+        "arguments.players is 4 there, 5 here",
+    );
+    check(
+        &checkpoint,
+        &["--rules", "pub-guide"],
+        "profile is \"heather-1875\" there",
+    );
+    // Damaged files.
+    let damaged = d.join("damaged.json");
+    for (content, needle) in [
+        (text[..text.len() / 2].to_string(), "not a napsim partial"),
+        ("[1, 2, 3]".to_string(), "not a napsim partial"),
+        (
+            text.replace("\"tally\":{\"deals\"", "\"tally\":{\"dealz\""),
+            "tally does not decode",
+        ),
+        (
+            text.replace("\"done\":[[0,", "\"done\":[[9,"),
+            "empty or reversed",
+        ),
+        (
+            text.replace("\"format_version\":1", "\"format_version\":2"),
+            "format 2",
+        ),
+    ] {
+        std::fs::write(&damaged, content).unwrap();
+        check(&damaged, &[], needle);
+    }
+    check(&d.join("missing.json"), &[], "cannot read");
+}
