@@ -82,6 +82,12 @@ impl Execution {
         };
         if let Some(path) = &control.checkpoint {
             super::commands::check_writable_dir(path)?;
+            if out == Some(path.as_path()) {
+                return Err(Failure::input(format!(
+                    "--checkpoint and --out both name {}: give the checkpoint its own file",
+                    path.display()
+                )));
+            }
         }
         Ok(Execution {
             shard: control.shard,
