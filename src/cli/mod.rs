@@ -5,7 +5,7 @@
 mod args;
 mod commands;
 
-pub use args::{Cli, Command, parse_count, parse_threads};
+pub use args::{Cli, Command, parse_count, parse_threads, parse_whole};
 
 use std::ffi::OsString;
 use std::fmt;
