@@ -334,10 +334,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", value_parser = parse_count, conflicts_with = "deal")]
     pub random: Option<u64>,
     /// Table size for --random.
-    #[arg(long, default_value_t = 4, requires = "random")]
+    // `conflicts_with`, not `requires = "random"`: clap counts a requirement as met by any
+    // member of the required group `what`, so a DEAL satisfied it and the flag was ignored.
+    #[arg(long, default_value_t = 4, conflicts_with = "deal")]
     pub players: usize,
     /// Seed for --random (chosen and printed to stderr when omitted).
-    #[arg(long, requires = "random")]
+    #[arg(long, conflicts_with = "deal")]
     pub seed: Option<u64>,
     /// The declarer plays a misère: no trump, it wants to take no trick (any profile).
     #[arg(long)]
@@ -419,6 +421,18 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn solve_refuses_random_only_flags_with_a_deal() {
+        let deal = "AC KC QC JC TC/AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD";
+        for flag in ["--players", "--seed"] {
+            let args = ["napsim", "solve", deal, flag, "5"];
+            assert!(Cli::try_parse_from(args).is_err(), "{flag}");
+        }
+        assert!(
+            Cli::try_parse_from(["napsim", "solve", "--random", "5", "--players", "5"]).is_ok()
+        );
     }
 
     #[test]
