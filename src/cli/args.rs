@@ -313,10 +313,8 @@ pub struct ThresholdsArgs {
 
 /// Parses a whole number (0 allowed): `1000`, `1_000` or `1e3`.
 pub fn parse_whole(text: &str) -> Result<u64, String> {
-    if text.trim().trim_start_matches('0').is_empty() && !text.trim().is_empty() {
-        return Ok(0);
-    }
-    parse_count(text)
+    whole_number(text)
+        .ok_or_else(|| "expected a whole number such as 1000000, 1_000_000 or 1e6".to_string())
 }
 
 /// The play policy `napsim hand` uses unless told otherwise.
@@ -391,10 +389,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", value_parser = parse_count, conflicts_with = "deal")]
     pub random: Option<u64>,
     /// Table size for --random.
-    #[arg(long, default_value_t = 4, requires = "random")]
+    // `conflicts_with`, not `requires = "random"`: clap counts a requirement as met by any
+    // member of the required group `what`, so a DEAL satisfied it and the flag was ignored.
+    #[arg(long, default_value_t = 4, conflicts_with = "deal")]
     pub players: usize,
     /// Seed for --random (chosen and printed to stderr when omitted).
-    #[arg(long, requires = "random")]
+    #[arg(long, conflicts_with = "deal")]
     pub seed: Option<u64>,
     /// The declarer plays a misère: no trump, it wants to take no trick (any profile).
     #[arg(long)]
@@ -426,22 +426,48 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
 
 /// Parses a positive count: `1000000`, `1_000_000` or `1e6`.
 pub fn parse_count(text: &str) -> Result<u64, String> {
+    match parse_whole(text)? {
+        0 => Err("must be at least 1".to_string()),
+        n => Ok(n),
+    }
+}
+
+/// The value of `text` if it is exactly a whole number that fits in a u64: digits with `_`
+/// anywhere (`1_000_000`), or a decimal with an exponent (`1e6`, `2.5e3`). Computed on the
+/// digits, not through a float, so that `12345678901234567e1` is read exactly and
+/// `30000000000000000.1e0` is not a whole number.
+fn whole_number(text: &str) -> Option<u64> {
     let clean: String = text.trim().chars().filter(|&c| c != '_').collect();
-    let value = if let Ok(n) = clean.parse::<u64>() {
-        Some(n)
-    } else if clean.contains(['e', 'E']) {
-        clean
-            .parse::<f64>()
+    if let Ok(n) = clean.parse::<u64>() {
+        return Some(n);
+    }
+    let (mantissa, exponent) = clean.split_once(['e', 'E'])?;
+    let exponent: i64 = exponent.parse().ok()?;
+    let mantissa = mantissa.strip_prefix('+').unwrap_or(mantissa);
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    // The value is digits * 10^scale.
+    let scale = exponent.checked_sub(frac.len() as i64)?;
+    if digits.is_empty() {
+        return Some(0);
+    }
+    if scale >= 0 {
+        if digits.len() as i64 + scale > 20 {
+            return None;
+        }
+        format!("{digits}{}", "0".repeat(scale as usize))
+            .parse()
             .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0 && v.fract() == 0.0 && *v <= 1e18)
-            .map(|v| v as u64)
     } else {
-        None
-    };
-    match value {
-        Some(0) => Err("must be at least 1".to_string()),
-        Some(n) => Ok(n),
-        None => Err("expected a whole number such as 1000000, 1_000_000 or 1e6".to_string()),
+        let kept = digits.len().checked_sub(scale.unsigned_abs() as usize)?;
+        if !digits[kept..].bytes().all(|b| b == b'0') {
+            return None;
+        }
+        digits[..kept].parse().ok()
     }
 }
 
@@ -466,6 +492,18 @@ mod tests {
     }
 
     #[test]
+    fn solve_refuses_random_only_flags_with_a_deal() {
+        let deal = "AC KC QC JC TC/AS KS QS JS TS/AH KH QH JH TH/AD KD QD JD TD";
+        for flag in ["--players", "--seed"] {
+            let args = ["napsim", "solve", deal, flag, "5"];
+            assert!(Cli::try_parse_from(args).is_err(), "{flag}");
+        }
+        assert!(
+            Cli::try_parse_from(["napsim", "solve", "--random", "5", "--players", "5"]).is_ok()
+        );
+    }
+
+    #[test]
     fn counts() {
         assert_eq!(parse_count("1000000"), Ok(1_000_000));
         assert_eq!(parse_count("1_000_000"), Ok(1_000_000));
@@ -476,5 +514,23 @@ mod tests {
         assert!(parse_count("-3").is_err());
         assert!(parse_count("1e-3").is_err());
         assert!(parse_count("lots").is_err());
+        // Read exactly, not through a float (found by tests/parsers.rs).
+        assert_eq!(
+            parse_count("1801440000000007e1"),
+            Ok(18_014_400_000_000_070)
+        );
+        assert!(parse_count("30000000000000000.1E0").is_err());
+        assert_eq!(parse_count("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_count("1.8446744073709551615e19"), Ok(u64::MAX));
+        assert!(parse_count("1.8446744073709551616e19").is_err());
+        // Zero in any spelling is zero.
+        for zero in ["0", "00", "0_000", "0e3", "0.0e1"] {
+            assert_eq!(parse_whole(zero), Ok(0), "{zero}");
+            assert_eq!(
+                parse_count(zero),
+                Err("must be at least 1".into()),
+                "{zero}"
+            );
+        }
     }
 }

@@ -6,7 +6,7 @@ mod args;
 mod commands;
 mod execute;
 
-pub use args::{Cli, Command, parse_count, parse_threads};
+pub use args::{Cli, Command, parse_count, parse_threads, parse_whole};
 
 use std::ffi::OsString;
 use std::fmt;

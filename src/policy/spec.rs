@@ -112,7 +112,7 @@ impl FromStr for Spec {
                 if key.is_empty() {
                     return Err(syntax(&format!("'{item}' has an empty key")));
                 }
-                if value.starts_with('(') && value.ends_with(')') {
+                if wrapped(value) {
                     value = &value[1..value.len() - 1];
                 } else if value.contains(['(', ')', ':', '=', '/']) {
                     return Err(syntax(&format!(
@@ -130,6 +130,23 @@ impl FromStr for Spec {
             params,
         })
     }
+}
+
+/// Whether `value` is wrapped in one pair of parentheses: its first `(` closes at its last
+/// character (`(a)(b)` is not wrapped; its inside `a)(b` is no value).
+fn wrapped(value: &str) -> bool {
+    let mut depth = 0;
+    for (i, c) in value.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            return i > 0 && i == value.len() - 1;
+        }
+    }
+    false
 }
 
 /// Splits at `sep` outside parentheses; unbalanced parentheses are an error.
@@ -166,7 +183,8 @@ impl fmt::Display for Spec {
         f.write_str(&self.name)?;
         for (i, (k, v)) in self.params.iter().enumerate() {
             f.write_str(if i == 0 { ":" } else { "," })?;
-            if v.contains([':', ',', '=', '/', '(', ')']) {
+            // Parentheses also keep spaces at either end, which a bare value loses.
+            if v.contains([':', ',', '=', '/', '(', ')']) || v.trim() != v {
                 write!(f, "{k}=({v})")?;
             } else {
                 write!(f, "{k}={v}")?;
@@ -214,6 +232,8 @@ mod tests {
             "random",
             "threshold:three=6,four=9",
             "a:b=(c:d=(e:f=1)),g=2",
+            "a:b=( 0 )",
+            "a:b=((x)(y))",
         ] {
             let spec: Spec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -232,6 +252,9 @@ mod tests {
             "a:=1",
             "a:b=1,b=2",
             "a b",
+            // Found by tests/parsers.rs: the first '(' does not close at the end.
+            "threshold:a=()()",
+            "a:b=(c)(d)",
         ] {
             assert!(bad.parse::<Spec>().is_err(), "{bad}");
         }

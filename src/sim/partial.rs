@@ -57,11 +57,26 @@ impl Identity {
         done.ranges().iter().map(|r| self.units_in(r)).sum()
     }
 
-    /// The first field in which `self` and `other` differ, as `(field, ours, theirs)`.
+    /// The first field in which `self` and `other` differ, as `(field, ours, theirs)`: the
+    /// command first, then the version, the profile, the seed, the arguments and the size of
+    /// the run (the profile's TOML last: its name usually says it all).
     pub fn difference(&self, other: &Identity) -> Option<(String, String, String)> {
         let ours = serde_json::to_value(self).unwrap_or_default();
         let theirs = serde_json::to_value(other).unwrap_or_default();
-        first_difference(&ours, &theirs, String::new())
+        let order = [
+            "command",
+            "napsim_version",
+            "profile",
+            "seed",
+            "arguments",
+            "units",
+            "block_size",
+            "profile_toml",
+        ];
+        order
+            .iter()
+            .find_map(|key| first_difference(&ours[key], &theirs[key], key.to_string()))
+            .or_else(|| first_difference(&ours, &theirs, String::new()))
     }
 }
 

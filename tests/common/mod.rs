@@ -20,19 +20,56 @@ pub fn stdout(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Exit status 2, exactly one `error:` line containing `needle`, no panic, nothing on stdout.
+/// Exit status 2, exactly one `error:` line containing `needle`, no panic, nothing on stdout
+/// (napsim's own refusals and clap's usage errors alike).
 pub fn assert_bad(args: &[&str], needle: &str) {
     let out = napsim().args(args).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    if let Some(problem) = refusal_problem(&out, Refusal::Usage, needle) {
+        panic!("{args:?}: {problem}");
+    }
+}
+
+/// How napsim is expected to refuse a command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Bad input found by napsim: exit 2 and stderr one line, `error: ...`.
+    Input,
+    /// A usage error found by clap: exit 2, stderr starting `error: ...` (clap adds a usage
+    /// hint on further lines, none of them another `error:`).
+    Usage,
+    /// A runtime failure such as an unwritable path: exit 1 and stderr one line, `error: ...`.
+    Runtime,
+}
+
+/// What is wrong with `out` as a refusal of kind `refusal` whose `error:` line names `needle`
+/// (also: no panic, nothing on stdout); `None` when it is right.
+pub fn refusal_problem(
+    out: &std::process::Output,
+    refusal: Refusal,
+    needle: &str,
+) -> Option<String> {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let code = if refusal == Refusal::Runtime { 1 } else { 2 };
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
-    assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
-    assert!(
-        errors[0].contains(needle),
-        "{args:?}: '{needle}' not in {stderr}"
-    );
-    assert!(!stderr.contains("panicked"));
-    assert!(out.stdout.is_empty());
+    let problem = if stderr.contains("panicked") {
+        "it panicked".to_string()
+    } else if out.status.code() != Some(code) {
+        format!("exit status {:?}, not {code}", out.status.code())
+    } else if !out.stdout.is_empty() {
+        format!(
+            "stdout is not empty: {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    } else if !stderr.starts_with("error: ") || errors.len() != 1 {
+        "stderr is not one `error:` message".to_string()
+    } else if refusal != Refusal::Usage && stderr.lines().count() != 1 {
+        "stderr is more than the one `error:` line".to_string()
+    } else if !errors[0].contains(needle) {
+        format!("the error does not name '{needle}'")
+    } else {
+        return None;
+    };
+    Some(format!("{problem}; stderr: {stderr}"))
 }
 
 /// `n`, or a tenth of it in debug builds (the checked test profile), as an argument.
