@@ -863,3 +863,70 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
     ];
     check(&cases);
 }
+
+#[test]
+fn a_run_that_cannot_write_one_output_writes_none() {
+    let table = ["bid-table", "--deals", "1000", "--seed", "1", "--quiet"];
+    let tour = [
+        "tournament",
+        "--entrant",
+        "a=threshold/random",
+        "--entrant",
+        "b=pass/random",
+        "--sessions",
+        "20",
+        "--seed",
+        "1",
+        "--quiet",
+    ];
+    let cases = [
+        runtime(
+            &with(&table, &["--out", "t.csv", "--plot", "dir"]),
+            "cannot write dir: it is a directory",
+        ),
+        runtime(
+            &with(
+                &tour,
+                &["--out", "t.csv", "--pairs", "p.csv", "--markdown", "dir"],
+            ),
+            "cannot write dir: it is a directory",
+        ),
+        runtime(
+            &["simulate", "--deals", "1000", "--out", "file/x.csv"],
+            "file is not a directory",
+        ),
+        input(
+            &with(&tour, &["--out", "t.csv", "--markdown", "t.csv"]),
+            "t.csv is named for two outputs",
+        ),
+        // A full disk at the last file: the others, already written to temporary files, are
+        // removed rather than renamed into place.
+        runtime(
+            &with(
+                &table,
+                &[
+                    "--out",
+                    "t.csv",
+                    "--markdown",
+                    "t.md",
+                    "--plot",
+                    "/dev/full",
+                ],
+            ),
+            "No space left on device",
+        ),
+        runtime(
+            &[
+                "simulate",
+                "--deals",
+                "1000",
+                "--seed",
+                "1",
+                "--out",
+                "/dev/full",
+            ],
+            "cannot write /dev/full",
+        ),
+    ];
+    check(&cases);
+}

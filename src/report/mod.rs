@@ -28,7 +28,7 @@ pub use summary::simulate_summary;
 pub use tournament::tournament_markdown;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -42,27 +42,71 @@ pub fn is_special_file(path: &Path) -> bool {
 /// symbolic link is followed (its target is replaced, not the link); a device or pipe is
 /// written directly.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if is_special_file(path) {
-        let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
-        file.write_all(bytes)?;
-        return file.flush();
+    write_all_atomic(&[(path, bytes)]).map_err(|(_, e)| e)
+}
+
+/// Writes several files as one: every regular file is first written in full to a temporary
+/// file beside it, and only when all of them are written are they renamed into place, so a
+/// failure (a full disk, a directory in the way) leaves none of them. Devices and pipes are
+/// written directly, before the renames. The error names the file that failed.
+pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::io::Error)> {
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::with_capacity(files.len());
+    let discard = |staged: &[(PathBuf, PathBuf)]| {
+        for (tmp, _) in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
+    for (path, bytes) in files.iter().filter(|(p, _)| !is_special_file(p)) {
+        match stage(path, bytes) {
+            Ok(pair) => staged.push(pair),
+            Err(e) => {
+                discard(&staged);
+                return Err((path.to_path_buf(), e));
+            }
+        }
     }
-    let resolved;
-    let path = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        let target = std::fs::read_link(path)?;
-        resolved = match path.parent() {
-            Some(dir) if target.is_relative() => dir.join(target),
-            _ => target,
-        };
-        resolved.as_path()
+    for (path, bytes) in files.iter().filter(|(p, _)| is_special_file(p)) {
+        let result = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut file| file.write_all(bytes).and_then(|()| file.flush()));
+        if let Err(e) = result {
+            discard(&staged);
+            return Err((path.to_path_buf(), e));
+        }
+    }
+    for (i, (tmp, target)) in staged.iter().enumerate() {
+        if let Err(e) = std::fs::rename(tmp, target) {
+            discard(&staged[i..]);
+            return Err((target.clone(), e));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a temporary file beside `path` (the target of a symbolic link) and
+/// returns (temporary, final) paths.
+fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<(PathBuf, PathBuf)> {
+    let target = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        let link = std::fs::read_link(path)?;
+        match path.parent() {
+            Some(dir) if link.is_relative() => dir.join(link),
+            _ => link,
+        }
     } else {
-        path
+        path.to_path_buf()
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
+    if target.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "it is a directory",
+        ));
+    }
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     };
-    let name = path
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
@@ -70,13 +114,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        file.sync_all()
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    match result {
+        Ok(()) => Ok((tmp, target)),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    result
 }
 
 /// Serialises rows as CSV: one header row, then one line per row.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Failure, Finished, Outputs, csv_of, emit, identity, shell_word, thread_count, write_file,
+    Failure, FileSet, Finished, Outputs, csv_of, emit, identity, shell_word, thread_count,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
 use crate::analysis::hand;
@@ -156,7 +156,6 @@ pub(super) fn render(
     };
     let markdown = report::bid_table_markdown(&doc, &rows);
     let outputs = &finished.outputs;
-    // Drawn before any file is written, so that a drawing error leaves no partial outputs.
     let svg = match &outputs.plot {
         Some(_) => {
             let chart = bid_table::chart::chart(tally, &config, 0, &job.play, job.min_hands);
@@ -164,15 +163,17 @@ pub(super) fn render(
         }
         None => None,
     };
+    let mut files = FileSet::default();
     if let Some(path) = &outputs.out {
-        super::write_with_meta(path, &csv_of(&rows)?, &finished.meta(Some(command)))?;
+        files.add_with_meta(path, csv_of(&rows)?, &finished.meta(Some(command)));
     }
     if let Some(path) = &outputs.markdown {
-        write_file(path, markdown.as_bytes())?;
+        files.add(path, markdown.clone().into_bytes());
     }
-    if let (Some(path), Some(svg)) = (&outputs.plot, &svg) {
-        write_file(path, svg.as_bytes())?;
+    if let (Some(path), Some(svg)) = (&outputs.plot, svg) {
+        files.add(path, svg.into_bytes());
     }
+    files.write()?;
     if outputs.out.is_none() && outputs.markdown.is_none() && outputs.plot.is_none() {
         return emit(&markdown);
     }

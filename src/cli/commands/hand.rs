@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Failure, Finished, Outputs, emit_bytes, identity, thread_count};
+use super::{Failure, FileSet, Finished, Outputs, emit_bytes, identity, thread_count};
 use crate::analysis::hand::{self, HandQuery, HandTally};
 use crate::cli::args::HandArgs;
 use crate::cli::execute::Execution;
@@ -201,7 +201,11 @@ pub(super) fn render(
         _ => report.text().into_bytes(),
     };
     match &finished.outputs.out {
-        Some(path) => super::write_with_meta(path, &bytes, &finished.meta(None)),
+        Some(path) => {
+            let mut files = FileSet::default();
+            files.add_with_meta(path, bytes, &finished.meta(None));
+            files.write()
+        }
         None => emit_bytes(&bytes),
     }
 }

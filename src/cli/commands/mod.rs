@@ -78,6 +78,20 @@ impl Outputs {
         {
             check_writable_dir(path)?;
         }
+        let named: Vec<&PathBuf> = [&self.out, &self.pairs, &self.markdown, &self.plot]
+            .into_iter()
+            .flatten()
+            .collect();
+        if let Some((_, path)) = named
+            .iter()
+            .enumerate()
+            .find(|(i, p)| named[..*i].contains(p))
+        {
+            return Err(Failure::input(format!(
+                "{} is named for two outputs: give each its own file",
+                path.display()
+            )));
+        }
         Ok(())
     }
 }
@@ -143,18 +157,49 @@ fn csv_of<T: serde::Serialize>(rows: &[T]) -> Result<Vec<u8>, Failure> {
     report::csv_bytes(rows).map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))
 }
 
-/// Writes `bytes` to `path` and the run's manifest beside it (`FILE.meta.json`), except beside
-/// a device or pipe.
-fn write_with_meta(path: &Path, bytes: &[u8], meta: &Meta) -> Result<(), Failure> {
-    write_file(path, bytes)?;
-    if report::is_special_file(path) {
-        eprintln!(
-            "note: {} is not a regular file; no manifest written beside it",
-            path.display()
-        );
-        return Ok(());
+/// The files a finished run writes, written together: all of them or none.
+#[derive(Default)]
+struct FileSet {
+    files: Vec<(PathBuf, Vec<u8>)>,
+    /// Said on stderr once the files are written.
+    notes: Vec<String>,
+}
+
+impl FileSet {
+    /// Adds `bytes` for `path`.
+    fn add(&mut self, path: &Path, bytes: Vec<u8>) {
+        self.files.push((path.to_path_buf(), bytes));
     }
-    write_file(&report::meta_path(path), meta.to_json().as_bytes())
+
+    /// Adds `bytes` for `path` and the run's manifest beside it (`FILE.meta.json`), except
+    /// beside a device or pipe.
+    fn add_with_meta(&mut self, path: &Path, bytes: Vec<u8>, meta: &Meta) {
+        self.add(path, bytes);
+        if report::is_special_file(path) {
+            self.notes.push(format!(
+                "note: {} is not a regular file; no manifest written beside it",
+                path.display()
+            ));
+        } else {
+            self.add(&report::meta_path(path), meta.to_json().into_bytes());
+        }
+    }
+
+    /// Writes every file (to temporary names, then renamed once all are written).
+    fn write(self) -> Result<(), Failure> {
+        let files: Vec<(&Path, &[u8])> = self
+            .files
+            .iter()
+            .map(|(p, b)| (p.as_path(), b.as_slice()))
+            .collect();
+        report::write_all_atomic(&files).map_err(|(path, e)| {
+            Failure::runtime(format!("cannot write {}: {e}", path.display()))
+        })?;
+        for note in &self.notes {
+            eprintln!("{note}");
+        }
+        Ok(())
+    }
 }
 
 /// The seed given, or a fresh one printed to stderr so the run can be repeated.
@@ -174,20 +219,19 @@ pub(super) fn check_writable_dir(path: &Path) -> Result<(), Failure> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    if dir.is_dir() {
-        Ok(())
+    let problem = if path.is_dir() {
+        "it is a directory".to_string()
+    } else if dir.is_dir() {
+        return Ok(());
+    } else if dir.exists() {
+        format!("{} is not a directory", dir.display())
     } else {
-        Err(Failure::runtime(format!(
-            "cannot write {}: directory {} does not exist",
-            path.display(),
-            dir.display()
-        )))
-    }
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    report::write_atomic(path, bytes)
-        .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))
+        format!("directory {} does not exist", dir.display())
+    };
+    Err(Failure::runtime(format!(
+        "cannot write {}: {problem}",
+        path.display()
+    )))
 }
 
 fn emit(text: &str) -> Result<(), Failure> {

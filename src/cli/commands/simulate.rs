@@ -4,7 +4,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Failure, Finished, Outputs, csv_of, emit, emit_bytes, identity, thread_count};
+use super::{
+    Failure, FileSet, Finished, Outputs, csv_of, emit, emit_bytes, identity, thread_count,
+};
 use crate::analysis::simulate::{self, SimulateConfig, SimulateTally};
 use crate::cli::args::SimulateArgs;
 use crate::cli::execute::Execution;
@@ -95,7 +97,9 @@ pub(super) fn render(
             emit_bytes(&csv)
         }
         Some(path) => {
-            super::write_with_meta(path, &csv, &finished.meta(None))?;
+            let mut files = FileSet::default();
+            files.add_with_meta(path, csv, &finished.meta(None));
+            files.write()?;
             emit(&summary)
         }
         None => emit(&summary),

@@ -4,7 +4,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Failure, Finished, Outputs, csv_of, emit, emit_bytes, identity, thread_count};
+use super::{
+    Failure, FileSet, Finished, Outputs, csv_of, emit, emit_bytes, identity, thread_count,
+};
 use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
 use crate::analysis::{hand, thresholds};
 use crate::cli::args::ThresholdsArgs;
@@ -165,7 +167,9 @@ pub(super) fn render(
             emit_bytes(&csv)
         }
         Some(path) => {
-            super::write_with_meta(path, &csv, &finished.meta(None))?;
+            let mut files = FileSet::default();
+            files.add_with_meta(path, csv, &finished.meta(None));
+            files.write()?;
             emit(&text)
         }
         None => emit(&text),

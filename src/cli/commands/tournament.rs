@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Failure, Finished, Outputs, csv_of, emit, identity, shell_word, thread_count, write_file,
+    Failure, FileSet, Finished, Outputs, csv_of, emit, identity, shell_word, thread_count,
 };
 use crate::analysis::tournament::{self, Entrant, TournamentConfig, TournamentTally};
 use crate::cli::args::TournamentArgs;
@@ -189,17 +189,19 @@ pub(super) fn render(
         if job.duplicate { "" } else { " --no-duplicate" }
     );
     let outputs = &finished.outputs;
+    let mut files = FileSet::default();
     if let Some(path) = &outputs.out {
-        super::write_with_meta(path, &csv_of(&rows)?, &finished.meta(Some(command.clone())))?;
+        files.add_with_meta(path, csv_of(&rows)?, &finished.meta(Some(command.clone())));
     }
     if let Some(path) = &outputs.pairs {
-        write_file(path, &csv_of(&pairs)?)?;
+        files.add(path, csv_of(&pairs)?);
     }
     if let Some(path) = &outputs.markdown {
-        write_file(
+        files.add(
             path,
-            report::tournament_markdown(&command, &rows, &pairs).as_bytes(),
-        )?;
+            report::tournament_markdown(&command, &rows, &pairs).into_bytes(),
+        );
     }
+    files.write()?;
     emit(&text)
 }
