@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -159,21 +159,35 @@ impl Execution {
             threads: self.threads,
             stop: &STOP,
         };
+        let finished = AtomicBool::new(false);
         let result =
-            sim::run_controlled(
-                plan,
-                &controls,
-                state,
-                &progress,
-                work,
-                |state| match &save_to {
-                    Some(path) if last_save.elapsed() >= self.every => {
-                        last_save = Instant::now();
-                        save(path, identity, shard, state, elapsed())
+            std::thread::scope(|scope| {
+                // Blocks can be long (PIMC play): say at once that the stop was heard.
+                scope.spawn(|| {
+                    while !finished.load(Ordering::Relaxed) {
+                        if STOP.load(Ordering::Relaxed) {
+                            progress.note(
+                                "stopping after the blocks under way (press Ctrl-C again to quit \
+                             without saving)",
+                            );
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(50));
                     }
-                    _ => Ok(()),
-                },
-            );
+                });
+                let result =
+                    sim::run_controlled(plan, &controls, state, &progress, work, |state| {
+                        match &save_to {
+                            Some(path) if last_save.elapsed() >= self.every => {
+                                last_save = Instant::now();
+                                save(path, identity, shard, state, elapsed())
+                            }
+                            _ => Ok(()),
+                        }
+                    });
+                finished.store(true, Ordering::Relaxed);
+                result
+            });
         let state = match result {
             Ok(state) => state,
             Err(RunError::Pool(e)) => return Err(Failure::runtime(e)),

@@ -37,6 +37,14 @@ impl Progress {
         }
     }
 
+    /// Prints a line on stderr above the bar (or alone, with no bar).
+    pub fn note(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
