@@ -252,11 +252,11 @@ fn resumed_state<T: DeserializeOwned + Tally>(
             path.display()
         )));
     }
-    let part = partial::decode_tally::<T>(part.clone(), bids)
+    let tally = partial::decode_tally::<T>(part, bids)
         .map_err(|e| Failure::input(format!("--resume {}: {e}", path.display())))?;
     let state = RunState {
-        done: part.done,
-        tally: part.tally,
+        done: part.done.clone(),
+        tally,
     };
     Ok((state, part.elapsed_seconds))
 }

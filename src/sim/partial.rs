@@ -198,7 +198,9 @@ impl fmt::Display for PartialError {
 impl std::error::Error for PartialError {}
 
 /// A partial file whose tally is not yet decoded (its command says which tally it holds).
-pub type RawPartial = Partial<serde_json::Value>;
+/// The tally is kept as its JSON text, so that a large one is not first built as a
+/// `serde_json::Value` tree (several times its size).
+pub type RawPartial = Partial<Box<serde_json::value::RawValue>>;
 
 /// Reads and checks a partial file: the format, the version and that its blocks lie in its
 /// shard. The tally is left undecoded ([`decode_tally`]).
@@ -249,10 +251,10 @@ pub fn parse_partial(bytes: &[u8]) -> Result<RawPartial, String> {
 /// Decodes a raw part's tally as `T`, and checks that it counts the units of its blocks and that
 /// its counts agree with each other for a profile with `bids` bids.
 pub fn decode_tally<T: DeserializeOwned + Tally>(
-    part: RawPartial,
+    part: &RawPartial,
     bids: usize,
-) -> Result<Partial<T>, String> {
-    let tally: T = serde_json::from_value(part.tally).map_err(|e| {
+) -> Result<T, String> {
+    let tally: T = serde_json::from_str(part.tally.get()).map_err(|e| {
         format!(
             "a damaged partial file (its {} tally does not decode: {e})",
             part.identity.command
@@ -268,15 +270,7 @@ pub fn decode_tally<T: DeserializeOwned + Tally>(
     tally
         .check(bids)
         .map_err(|e| format!("a damaged partial file ({e})"))?;
-    Ok(Partial {
-        format: part.format,
-        format_version: part.format_version,
-        identity: part.identity,
-        shard: part.shard,
-        done: part.done,
-        elapsed_seconds: part.elapsed_seconds,
-        tally,
-    })
+    Ok(tally)
 }
 
 /// Checks that `parts` (each with its file name) are every shard of one run, once each, each
@@ -347,13 +341,17 @@ pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), String>
     Ok(())
 }
 
-/// Adds the tallies of complete, checked parts.
-pub fn merge_tallies<T: Tally + Default>(parts: Vec<Partial<T>>) -> T {
+/// Decodes, checks and adds the tallies of complete parts (checked to form one run), one at a
+/// time, so that only one decoded part is held besides the total.
+pub fn merge_tallies<T: DeserializeOwned + Tally + Default>(
+    parts: Vec<RawPartial>,
+    bids: usize,
+) -> Result<T, String> {
     let mut total = T::default();
     for part in parts {
-        total.merge(part.tally);
+        total.merge(decode_tally(&part, bids)?);
     }
-    total
+    Ok(total)
 }
 
 #[cfg(test)]
@@ -383,13 +381,10 @@ mod tests {
     #[test]
     fn a_tally_must_count_the_units_of_its_blocks() {
         let mut p = part(2, 3, true);
-        p.tally = serde_json::json!({"units": 360});
-        assert_eq!(
-            decode_tally::<Counted>(p.clone(), 4).unwrap().tally.units,
-            360
-        );
-        p.tally = serde_json::json!({"units": 361});
-        let err = decode_tally::<Counted>(p, 4).unwrap_err();
+        p.tally = raw(serde_json::json!({"units": 360}));
+        assert_eq!(decode_tally::<Counted>(&p, 4).unwrap().units, 360);
+        p.tally = raw(serde_json::json!({"units": 361}));
+        let err = decode_tally::<Counted>(&p, 4).unwrap_err();
         assert!(err.contains("counts 361 units"), "{err}");
     }
 
@@ -406,6 +401,10 @@ mod tests {
         }
     }
 
+    fn raw(value: serde_json::Value) -> Box<serde_json::value::RawValue> {
+        serde_json::value::to_raw_value(&value).unwrap()
+    }
+
     fn part(index: u64, count: u64, complete: bool) -> RawPartial {
         let id = identity();
         let shard = Shard { index, count };
@@ -418,7 +417,7 @@ mod tests {
         }
         let state = RunState {
             done,
-            tally: serde_json::json!({}),
+            tally: raw(serde_json::json!({})),
         };
         Partial::new(id, shard, state, 0.0)
     }
@@ -509,7 +508,7 @@ mod tests {
                 // What parses is consistent: its blocks lie in its shard of its run.
                 proptest::prop_assert!(p.done.within(&p.range()));
                 proptest::prop_assert!(p.shard.index < p.shard.count);
-                let _ = decode_tally::<Counted>(p, 4);
+                let _ = decode_tally::<Counted>(&p, 4);
             }
         }
     }

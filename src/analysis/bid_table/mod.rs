@@ -49,8 +49,9 @@ pub struct BidTableConfig<'a> {
     pub opener: &'a dyn BidPolicy,
 }
 
-/// The tallies of one (seat, class).
+/// The tallies of one (seat, class). Stored in files as the array `[hands, dd_hands, bids]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "ClassRepr", into = "ClassRepr")]
 pub struct ClassTally {
     /// Hands evaluated.
     pub hands: u64,
@@ -58,6 +59,26 @@ pub struct ClassTally {
     pub dd_hands: u64,
     /// One entry per bid of the profile.
     pub bids: Vec<BidOutcomes>,
+}
+
+/// [`ClassTally`] as a JSON array.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct ClassRepr(u64, u64, Vec<BidOutcomes>);
+
+impl From<ClassRepr> for ClassTally {
+    fn from(ClassRepr(hands, dd_hands, bids): ClassRepr) -> ClassTally {
+        ClassTally {
+            hands,
+            dd_hands,
+            bids,
+        }
+    }
+}
+
+impl From<ClassTally> for ClassRepr {
+    fn from(t: ClassTally) -> ClassRepr {
+        ClassRepr(t.hands, t.dd_hands, t.bids)
+    }
 }
 
 /// The tallies of a bid table.

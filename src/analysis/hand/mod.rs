@@ -55,8 +55,10 @@ pub struct HandQuery<'a> {
     pub dd_column: bool,
 }
 
-/// How one bid fared over the worlds.
+/// How one bid fared over the worlds. Stored in files as the array `[made, dd_made, units,
+/// units_sq, tricks]`: bid tables hold millions of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "OutcomesRepr", into = "OutcomesRepr")]
 pub struct BidOutcomes {
     /// Worlds in which it was made.
     pub made: u64,
@@ -68,6 +70,28 @@ pub struct BidOutcomes {
     pub units_sq: u128,
     /// Worlds by the declarer's tricks.
     pub tricks: [u64; HAND_SIZE + 1],
+}
+
+/// [`BidOutcomes`] as a JSON array.
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+struct OutcomesRepr(u64, u64, i64, u128, [u64; HAND_SIZE + 1]);
+
+impl From<OutcomesRepr> for BidOutcomes {
+    fn from(OutcomesRepr(made, dd_made, units, units_sq, tricks): OutcomesRepr) -> BidOutcomes {
+        BidOutcomes {
+            made,
+            dd_made,
+            units,
+            units_sq,
+            tricks,
+        }
+    }
+}
+
+impl From<BidOutcomes> for OutcomesRepr {
+    fn from(b: BidOutcomes) -> OutcomesRepr {
+        OutcomesRepr(b.made, b.dd_made, b.units, b.units_sq, b.tricks)
+    }
 }
 
 impl BidOutcomes {

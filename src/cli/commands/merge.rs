@@ -90,12 +90,7 @@ where
     T: Tally + Default + DeserializeOwned,
 {
     let job = decode_job::<J>(&finished.identity)?;
-    let parts = parts
-        .into_iter()
-        .map(|part| partial::decode_tally::<T>(part, profile.bids().len()))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(Failure::input)?;
-    let tally = partial::merge_tallies(parts);
+    let tally: T = partial::merge_tallies(parts, profile.bids().len()).map_err(Failure::input)?;
     render(profile, &job, &tally, finished)
 }
 
