@@ -697,11 +697,20 @@ impl Parts {
             "--seed",
             "1",
             "--shard",
-            "0/3",
+            "0/1",
             "--out",
             "t0.json",
             "--quiet",
         ]);
+        // The tournament part with one entrant's tallies cut away.
+        let mut short: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.join("t0.json")).unwrap()).unwrap();
+        short["tally"]["entrants"]
+            .as_array_mut()
+            .unwrap()
+            .truncate(1);
+        short["tally"]["pairs"].as_array_mut().unwrap().truncate(1);
+        std::fs::write(d.join("t-short.json"), short.to_string()).unwrap();
         run(&with(&sim, &["--seed", "1", "--checkpoint", "c.json"])
             .iter()
             .map(String::as_str)
@@ -821,6 +830,17 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
         ),
         input(&merge(&["outside.json"], &[]), "outside shard 1/3"),
         input(
+            &merge(&["t-short.json"], &[]),
+            "the tallies count 1 entrants",
+        ),
+        input(
+            &merge(
+                &["p0.json", "p1.json", "p2.json"],
+                &["--out", &p("p1.json")],
+            ),
+            "is both an input and an output",
+        ),
+        input(
             &merge(&["p0.json", "p1.json", "p2.json"], &["--markdown", "m.md"]),
             "--markdown does not apply to simulate results",
         ),
@@ -860,6 +880,15 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
             "its tally counts 131073 units",
         ),
         input(&resume("missing.json", &[]), "cannot read"),
+        // Saved progress is not overwritten by a fresh start.
+        input(
+            &with(&sim, &["--checkpoint", &p("c.json")]),
+            "already holds a saved run (300000 of 300000 units done): add --resume",
+        ),
+        input(
+            &with(&sim, &["--checkpoint", "file"]),
+            "already exists and is not a napsim checkpoint",
+        ),
     ];
     check(&cases);
 }
@@ -898,6 +927,28 @@ fn a_run_that_cannot_write_one_output_writes_none() {
         input(
             &with(&tour, &["--out", "t.csv", "--markdown", "t.csv"]),
             "t.csv is named for two outputs",
+        ),
+        input(
+            &with(&tour, &["--out", "t.csv", "--pairs", "./t.csv"]),
+            "is named for two outputs",
+        ),
+        input(
+            &with(&tour, &["--out", "t.csv", "--markdown", "t.csv.meta.json"]),
+            "is named for two outputs",
+        ),
+        input(
+            &with(
+                &tour,
+                &[
+                    "--out",
+                    "t.csv",
+                    "--markdown",
+                    "dir/../t.md",
+                    "--pairs",
+                    "t.md",
+                ],
+            ),
+            "is named for two outputs",
         ),
         // A full disk at the last file: the others, already written to temporary files, are
         // removed rather than renamed into place.

@@ -158,13 +158,28 @@ fn sigterm_stops_a_shard_which_resumes_from_its_default_checkpoint() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(!d.join("part.json").exists());
-    assert!(stderr.contains("--resume part.json.checkpoint"), "{stderr}");
+    // Saved beside the output, under a name that holds a digest of the run.
+    let saved = stderr
+        .split("--resume ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no resume hint: {stderr}"))
+        .to_string();
+    assert!(
+        saved.starts_with("part.json") && saved.ends_with(".checkpoint"),
+        "{saved}"
+    );
+    // Running the command again without --resume would start from scratch: refused.
+    let refused = napsim().current_dir(d).args(args).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains(&format!("--resume {saved}")));
     let mut resumed = args.to_vec();
-    resumed.extend(["--resume", "part.json.checkpoint"]);
+    resumed.extend(["--resume", &saved]);
     ok(d, &resumed);
     // The resumed shard equals an uninterrupted one, tally for tally.
     let mut again = args.to_vec();
     again[8] = "again.json";
+    std::fs::remove_file(d.join(&saved)).unwrap();
     ok(d, &again);
     let tally = |name: &str| -> serde_json::Value {
         let v: serde_json::Value =

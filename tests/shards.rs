@@ -470,3 +470,54 @@ fn merging_parts_with_mutated_numbers_never_panics() {
     // Some mutations leave a valid file (a count moved between bids), most are caught.
     assert!(merged < total, "{merged} of {total}");
 }
+
+#[test]
+fn parts_made_with_different_policy_tables_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Two exact-class tables of the default profile, from different deals.
+    for (name, seed) in [("a.csv", "1"), ("b.csv", "2")] {
+        ok(
+            d,
+            &[
+                "bid-table",
+                "--by",
+                "exact",
+                "--deals",
+                "20000",
+                "--min-hands",
+                "1",
+                "--seed",
+                seed,
+                "--out",
+                name,
+                "--quiet",
+            ],
+        );
+    }
+    let command = [
+        "simulate",
+        "--deals",
+        "200000",
+        "--seed",
+        "4",
+        "--bid",
+        "table:file=(t.csv)",
+    ];
+    std::fs::copy(d.join("a.csv"), d.join("t.csv")).unwrap();
+    let first = shards(d, &command, 2);
+    std::fs::copy(d.join("b.csv"), d.join("t.csv")).unwrap();
+    let mut second = command.to_vec();
+    second.extend(["--shard", "1/2", "--out", "other-1.json", "--quiet"]);
+    ok(d, &second);
+    let out = napsim()
+        .current_dir(d)
+        .args(["merge", &first[0], "other-1.json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("arguments.input_files.t.csv"), "{stderr}");
+    // The parts made with the same table merge.
+    ok(d, &["merge", &first[0], &first[1], "--out", "m.csv"]);
+}

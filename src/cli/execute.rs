@@ -82,11 +82,31 @@ impl Execution {
         };
         if let Some(path) = &control.checkpoint {
             super::commands::check_writable_dir(path)?;
-            if out == Some(path.as_path()) {
+            if out.is_some_and(|out| report::same_file(out, path)) {
                 return Err(Failure::input(format!(
                     "--checkpoint and --out both name {}: give the checkpoint its own file",
                     path.display()
                 )));
+            }
+            let resumed = resume
+                .as_ref()
+                .is_some_and(|(r, _)| report::same_file(r, path));
+            if path.exists() && !resumed {
+                return Err(Failure::input(match partial::read_partial(path) {
+                    Ok(part) => format!(
+                        "--checkpoint {} already holds a saved run ({} of {} units done): add \
+                         --resume {} to continue it, or remove the file to start again",
+                        path.display(),
+                        part.units_done(),
+                        part.identity.units_in(&part.range()),
+                        path.display()
+                    ),
+                    Err(_) => format!(
+                        "--checkpoint {} already exists and is not a napsim checkpoint: choose \
+                         another file",
+                        path.display()
+                    ),
+                }));
             }
         }
         Ok(Execution {
@@ -153,6 +173,22 @@ impl Execution {
             .checkpoint
             .clone()
             .or_else(|| self.resume.as_ref().map(|(p, _)| p.clone()));
+        let fallback = default_checkpoint(identity, shard, out);
+        if save_to.is_none() && fallback.exists() {
+            return Err(Failure::input(format!(
+                "{} holds the progress of an interrupted run: add --resume {} to continue it, \
+                 or remove the file to start again",
+                fallback.display(),
+                fallback.display()
+            )));
+        }
+        if blocks.is_empty() && !self.quiet {
+            eprintln!(
+                "note: shard {shard} has no blocks to run (the run has {} blocks of {} {unit})",
+                identity.blocks(),
+                identity.block_size
+            );
+        }
         let mut last_save = Instant::now();
         let controls = Controls {
             blocks: blocks.clone(),
@@ -160,34 +196,44 @@ impl Execution {
             stop: &STOP,
         };
         let finished = AtomicBool::new(false);
-        let result =
-            std::thread::scope(|scope| {
-                // Blocks can be long (PIMC play): say at once that the stop was heard.
-                scope.spawn(|| {
-                    while !finished.load(Ordering::Relaxed) {
-                        if STOP.load(Ordering::Relaxed) {
-                            progress.note(
-                                "stopping after the blocks under way (press Ctrl-C again to quit \
-                             without saving)",
-                            );
-                            return;
-                        }
-                        std::thread::sleep(Duration::from_millis(50));
+        let result = std::thread::scope(|scope| {
+            // Blocks can be long (PIMC play): say at once that the stop was heard.
+            scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    if STOP.load(Ordering::Relaxed) {
+                        progress.note(
+                            "stopping after the blocks under way (a second Ctrl-C or SIGTERM \
+                             quits without saving)",
+                        );
+                        return;
                     }
-                });
-                let result =
-                    sim::run_controlled(plan, &controls, state, &progress, work, |state| {
-                        match &save_to {
-                            Some(path) if last_save.elapsed() >= self.every => {
-                                last_save = Instant::now();
-                                save(path, identity, shard, state, elapsed())
-                            }
-                            _ => Ok(()),
-                        }
-                    });
-                finished.store(true, Ordering::Relaxed);
-                result
+                    std::thread::sleep(Duration::from_millis(50));
+                }
             });
+            // Set however the run ends (a panic in a block too): the watcher must stop for
+            // the scope to end.
+            struct SetOnDrop<'a>(&'a AtomicBool);
+            impl Drop for SetOnDrop<'_> {
+                fn drop(&mut self) {
+                    self.0.store(true, Ordering::Relaxed);
+                }
+            }
+            let _finished = SetOnDrop(&finished);
+            sim::run_controlled(
+                plan,
+                &controls,
+                state,
+                &progress,
+                work,
+                |state| match &save_to {
+                    Some(path) if last_save.elapsed() >= self.every => {
+                        last_save = Instant::now();
+                        save(path, identity, shard, state, elapsed())
+                    }
+                    _ => Ok(()),
+                },
+            )
+        });
         let state = match result {
             Ok(state) => state,
             Err(RunError::Pool(e)) => return Err(Failure::runtime(e)),
@@ -195,16 +241,43 @@ impl Execution {
         };
         let elapsed = elapsed();
         if !state.done.is_exactly(&blocks) {
-            let path = save_to.unwrap_or_else(|| default_checkpoint(identity, shard, out));
-            save(&path, identity, shard, &state, elapsed)?;
+            let done = identity.units_done(&state.done);
+            let interrupted = format!("interrupted after {done} of {shard_units} {unit}");
+            let path = match save_to {
+                Some(path) => path,
+                None => fallback,
+            };
+            // The default place may be unwritable (a read-only directory): then the temporary
+            // directory, rather than losing the run.
+            let saved = save(&path, identity, shard, &state, elapsed)
+                .map(|()| path.clone())
+                .or_else(|first| {
+                    let name = path.file_name().unwrap_or_default();
+                    let elsewhere = std::env::temp_dir().join(name);
+                    save(&elsewhere, identity, shard, &state, elapsed)
+                        .map(|()| elsewhere)
+                        .map_err(|_| first)
+                })
+                .map_err(|e| {
+                    Failure::runtime(format!("{interrupted}; could not save: {}", e.message))
+                })?;
+            let how = match &self.resume {
+                Some((old, _)) if !report::same_file(old, &saved) => format!(
+                    "run the same command with --resume {} in place of --resume {} to continue",
+                    saved.display(),
+                    old.display()
+                ),
+                Some(_) => "run the same command again to continue".to_string(),
+                None => format!(
+                    "run the same command with --resume {} to continue",
+                    saved.display()
+                ),
+            };
             return Err(Failure {
                 code: INTERRUPTED,
                 message: format!(
-                    "interrupted after {} of {shard_units} {unit}; progress saved to {}; run the \
-                     same command with --resume {} to continue",
-                    identity.units_done(&state.done),
-                    path.display(),
-                    path.display()
+                    "{interrupted}; progress saved to {}; {how}",
+                    saved.display()
                 ),
             });
         }
@@ -282,21 +355,24 @@ fn save<T: Serialize>(
 }
 
 /// Where an interrupted run without `--checkpoint` saves its progress: beside its output, or
-/// in the current directory.
+/// in the current directory; the name holds a digest of the run, so that different runs do not
+/// share one.
 fn default_checkpoint(identity: &Identity, shard: Shard, out: Option<&Path>) -> PathBuf {
+    let digest = identity.digest();
+    let shard_part = if shard == Shard::WHOLE {
+        String::new()
+    } else {
+        format!("-shard-{}-of-{}", shard.index, shard.count)
+    };
     match out.filter(|p| *p != Path::new("-") && !report::is_special_file(p)) {
         Some(out) => {
             let mut name = out.as_os_str().to_owned();
-            name.push(".checkpoint");
+            name.push(format!("{shard_part}.{digest}.checkpoint"));
             name.into()
         }
-        None if shard == Shard::WHOLE => PathBuf::from(format!(
-            "napsim-{}-{}.checkpoint",
-            identity.command, identity.seed
-        )),
         None => PathBuf::from(format!(
-            "napsim-{}-{}-shard-{}-of-{}.checkpoint",
-            identity.command, identity.seed, shard.index, shard.count
+            "napsim-{}-{}{shard_part}.{digest}.checkpoint",
+            identity.command, identity.seed
         )),
     }
 }

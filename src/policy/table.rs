@@ -105,3 +105,57 @@ impl BidPolicy for TableBids {
             .map_or(Call::Pass, |(id, _)| Call::Bid(id))
     }
 }
+
+/// The files that the policies of `specs` read (`table:file=...`, also nested in another
+/// policy's parameters), each with a digest of its bytes: a run's result depends on them, so
+/// they belong to its identity (a part or checkpoint made with another table is refused).
+pub fn input_files(specs: &[&str]) -> Result<std::collections::BTreeMap<String, String>, String> {
+    fn walk(spec: &Spec, found: &mut Vec<String>) {
+        if spec.name == "table"
+            && let Some(file) = spec.get("file")
+        {
+            found.push(file.to_string());
+        }
+        for (_, value) in &spec.params {
+            if let Ok(inner) = value.parse::<Spec>() {
+                walk(&inner, found);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for text in specs {
+        if let Ok(spec) = text.parse::<Spec>() {
+            walk(&spec, &mut files);
+        }
+    }
+    files
+        .into_iter()
+        .map(|file| {
+            let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            Ok((
+                file,
+                format!("fnv1a64:{:016x}", crate::sim::partial::fnv1a64(&bytes)),
+            ))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod input_tests {
+    use super::*;
+
+    #[test]
+    fn table_files_are_found_also_nested_and_digested() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.csv");
+        std::fs::write(&a, "x").unwrap();
+        let a = a.to_str().unwrap();
+        let nested = format!("lookahead:others=(table:file=({a})),worlds=8");
+        let files = input_files(&["threshold", "heuristic", &nested]).unwrap();
+        assert_eq!(files.len(), 1);
+        // FNV-1a of "x".
+        assert_eq!(files[a], "fnv1a64:af63f54c86021707");
+        assert!(input_files(&["table:file=(/no/such.csv)"]).is_err());
+        assert!(input_files(&["pimc:worlds=16"]).unwrap().is_empty());
+    }
+}

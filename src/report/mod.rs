@@ -45,19 +45,49 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_all_atomic(&[(path, bytes)]).map_err(|(_, e)| e)
 }
 
+/// The file `path` names, for comparing paths: its directory resolved (`.`, `..`, links) and
+/// its name; as given when the directory does not exist.
+pub fn resolve(path: &Path) -> PathBuf {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match (dir.canonicalize(), path.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Whether `a` and `b` name the same file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || resolve(a) == resolve(b)
+}
+
 /// Writes several files as one: every regular file is first written in full to a temporary
 /// file beside it, and only when all of them are written are they renamed into place, so a
 /// failure (a full disk, a directory in the way) leaves none of them. Devices and pipes are
 /// written directly, before the renames. The error names the file that failed.
 pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::io::Error)> {
+    for (i, (path, _)) in files.iter().enumerate() {
+        if files[..i].iter().any(|(other, _)| same_file(other, path)) {
+            let e = std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "it is named for two outputs",
+            );
+            return Err((path.to_path_buf(), e));
+        }
+    }
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::with_capacity(files.len());
     let discard = |staged: &[(PathBuf, PathBuf)]| {
         for (tmp, _) in staged {
             let _ = std::fs::remove_file(tmp);
         }
     };
-    for (path, bytes) in files.iter().filter(|(p, _)| !is_special_file(p)) {
-        match stage(path, bytes) {
+    for (i, (path, bytes)) in files.iter().enumerate() {
+        if is_special_file(path) {
+            continue;
+        }
+        match stage(path, bytes, i) {
             Ok(pair) => staged.push(pair),
             Err(e) => {
                 discard(&staged);
@@ -84,9 +114,10 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::i
     Ok(())
 }
 
-/// Writes `bytes` to a temporary file beside `path` (the target of a symbolic link) and
-/// returns (temporary, final) paths.
-fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<(PathBuf, PathBuf)> {
+/// Writes `bytes` to a temporary file beside `path` (the target of a symbolic link), named
+/// with the process and `index` so that no two staged files share one, and returns
+/// (temporary, final) paths.
+fn stage(path: &Path, bytes: &[u8], index: usize) -> std::io::Result<(PathBuf, PathBuf)> {
     let target = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         let link = std::fs::read_link(path)?;
         match path.parent() {
@@ -110,7 +141,7 @@ fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<(PathBuf, PathBuf)> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let tmp = dir.join(format!(".{name}.tmp-{}-{index}", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(bytes)?;

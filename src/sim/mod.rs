@@ -163,46 +163,52 @@ where
             threads: controls.threads,
             message: e.to_string(),
         })?;
-    let pending: Vec<u64> = state.done.missing(controls.blocks.clone()).collect();
     let halt = AtomicBool::new(false);
     // Every finished block is merged into the one state under a lock, and the observer sees it
     // there: so the state always holds exactly the finished blocks. The lock is held for a
     // merge (and, rarely, a checkpoint), short beside a block's work.
+    // The blocks still to run, enumerated lazily: a run may have billions of blocks.
+    let done = state.done.clone();
     let shared = Mutex::new((state, observe, None::<E>));
     pool.install(|| {
-        pending.into_par_iter().for_each_init(
-            // Each job of the split range runs its blocks in order, so a cursor per job mostly
-            // steps from one block's streams to the next.
-            || StreamCursor::new(plan.seed),
-            |cursor, index| {
-                if halt.load(Ordering::Relaxed) || controls.stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let (deal_rng, policy_rng) = cursor.streams(index);
-                let len = plan.block_len(index);
-                let tally = work(Block {
-                    index,
-                    len,
-                    deal_rng,
-                    policy_rng,
-                });
-                progress.advance(len);
-                // A panic in another worker poisons the lock; the pool re-raises that panic.
-                let Ok(mut guard) = shared.lock() else {
-                    return;
-                };
-                let (state, observe, failure) = &mut *guard;
-                // Tallies are integers merged by addition, which does not depend on the order.
-                state.tally.merge(tally);
-                state.done.insert(index);
-                if failure.is_none()
-                    && let Err(e) = observe(state)
-                {
-                    *failure = Some(e);
-                    halt.store(true, Ordering::Relaxed);
-                }
-            },
-        )
+        controls
+            .blocks
+            .clone()
+            .into_par_iter()
+            .filter(|&k| !done.contains(k))
+            .for_each_init(
+                // Each job of the split range runs its blocks in order, so a cursor per job mostly
+                // steps from one block's streams to the next.
+                || StreamCursor::new(plan.seed),
+                |cursor, index| {
+                    if halt.load(Ordering::Relaxed) || controls.stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let (deal_rng, policy_rng) = cursor.streams(index);
+                    let len = plan.block_len(index);
+                    let tally = work(Block {
+                        index,
+                        len,
+                        deal_rng,
+                        policy_rng,
+                    });
+                    progress.advance(len);
+                    // A panic in another worker poisons the lock; the pool re-raises that panic.
+                    let Ok(mut guard) = shared.lock() else {
+                        return;
+                    };
+                    let (state, observe, failure) = &mut *guard;
+                    // Tallies are integers merged by addition, which does not depend on the order.
+                    state.tally.merge(tally);
+                    state.done.insert(index);
+                    if failure.is_none()
+                        && let Err(e) = observe(state)
+                    {
+                        *failure = Some(e);
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                },
+            )
     });
     let (state, _, failure) = shared
         .into_inner()

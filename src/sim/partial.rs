@@ -46,6 +46,12 @@ impl Identity {
         self.units.div_ceil(self.block_size.max(1))
     }
 
+    /// A short digest of the whole identity, for file names.
+    pub fn digest(&self) -> String {
+        let text = serde_json::to_vec(self).unwrap_or_default();
+        format!("{:08x}", fnv1a64(&text) >> 32)
+    }
+
     /// Units in the blocks `range` (the last block of the run may be short).
     pub fn units_in(&self, range: &Range<u64>) -> u64 {
         let end = range.end.saturating_mul(self.block_size).min(self.units);
@@ -125,6 +131,14 @@ fn first_difference(
         show(a),
         show(b),
     ))
+}
+
+/// The 64-bit FNV-1a hash: a stable digest to tell two versions of a file or run apart (not a
+/// defence against forgery).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// Some of a run's blocks: which run, which shard, the blocks done and their merged tally.

@@ -1,5 +1,7 @@
 //! `napsim bid-table`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -22,6 +24,9 @@ pub(super) struct Job {
     by: String,
     dd_deals: u64,
     min_hands: u64,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    input_files: BTreeMap<String, String>,
 }
 
 /// The subcommand's name, as partial files record it.
@@ -82,6 +87,7 @@ pub(super) fn command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure
         by: args.by.clone(),
         dd_deals: args.dd_deals.unwrap_or(args.run.deals).min(args.run.deals),
         min_hands: args.min_hands,
+        input_files: super::input_files(&[&args.run.play])?,
     };
     let config = policies.config(&profile, &job, seed);
     let identity = identity(

@@ -1,5 +1,7 @@
 //! `napsim hand`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Failure, FileSet, Finished, Outputs, emit_bytes, identity, thread_count};
@@ -25,6 +27,9 @@ pub(super) struct Job {
     dd: bool,
     /// `text`, `json` or `csv`.
     format: String,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    input_files: BTreeMap<String, String>,
 }
 
 /// The subcommand's name, as partial files record it.
@@ -124,6 +129,7 @@ pub(super) fn command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
             "text"
         }
         .to_string(),
+        input_files: super::input_files(&[&args.play, &args.others_bid])?,
     };
     let query = inputs.query(&profile, &job);
     if !inputs.after.is_empty() {

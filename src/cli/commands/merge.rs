@@ -1,6 +1,8 @@
 //! `napsim merge`: adds the partial results of a run's shards and writes what the single run
 //! would have written, through the same `render` step.
 
+use std::path::{Path, PathBuf};
+
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -56,6 +58,8 @@ pub(super) fn command(args: MergeArgs) -> Result<(), Failure> {
         }
     }
     outputs.check(None)?;
+    let inputs: Vec<&Path> = args.parts.iter().map(PathBuf::as_path).collect();
+    outputs.check_distinct(&inputs)?;
     let elapsed: f64 = parts.iter().map(|(_, p)| p.elapsed_seconds).sum();
     let finished = Finished {
         identity: identity.clone(),

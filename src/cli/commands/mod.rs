@@ -78,19 +78,37 @@ impl Outputs {
         {
             check_writable_dir(path)?;
         }
-        let named: Vec<&PathBuf> = [&self.out, &self.pairs, &self.markdown, &self.plot]
+        self.check_distinct(&[])
+    }
+
+    /// Refuses two outputs (the manifest beside `--out` included), or an output and one of
+    /// `inputs`, that name the same file.
+    fn check_distinct(&self, inputs: &[&Path]) -> Result<(), Failure> {
+        let mut named: Vec<PathBuf> = [&self.out, &self.pairs, &self.markdown, &self.plot]
             .into_iter()
             .flatten()
+            .filter(|p| *p != Path::new("-"))
+            .cloned()
             .collect();
-        if let Some((_, path)) = named
-            .iter()
-            .enumerate()
-            .find(|(i, p)| named[..*i].contains(p))
-        {
-            return Err(Failure::input(format!(
-                "{} is named for two outputs: give each its own file",
-                path.display()
-            )));
+        if let Some(out) = self.out.as_deref().filter(|p| *p != Path::new("-")) {
+            named.push(report::meta_path(out));
+        }
+        for (i, path) in named.iter().enumerate() {
+            if named[..i]
+                .iter()
+                .any(|other| report::same_file(other, path))
+            {
+                return Err(Failure::input(format!(
+                    "{} is named for two outputs: give each its own file",
+                    path.display()
+                )));
+            }
+            if let Some(input) = inputs.iter().find(|input| report::same_file(input, path)) {
+                return Err(Failure::input(format!(
+                    "{} is both an input and an output: write the output elsewhere",
+                    input.display()
+                )));
+            }
         }
         Ok(())
     }
@@ -112,6 +130,11 @@ impl Finished {
             run: self.run.clone(),
         }
     }
+}
+
+/// The files the policies of `specs` read, with their digests (part of a job).
+fn input_files(specs: &[&str]) -> Result<std::collections::BTreeMap<String, String>, Failure> {
+    crate::policy::table::input_files(specs).map_err(Failure::input)
 }
 
 /// The identity of a run of `command` on `profile` with `job`'s arguments.

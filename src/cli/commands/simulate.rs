@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -21,6 +23,9 @@ pub(super) struct Job {
     deals: u64,
     bid: String,
     play: String,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    input_files: BTreeMap<String, String>,
 }
 
 /// The subcommand's name, as partial files record it.
@@ -44,6 +49,7 @@ pub(super) fn command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure
         deals: args.deals,
         bid: args.policies.bid.clone(),
         play: args.policies.play.clone(),
+        input_files: super::input_files(&[&args.policies.bid, &args.policies.play])?,
     };
     let identity = identity(
         COMMAND,

@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -22,6 +24,9 @@ pub(super) struct Job {
     deals: u64,
     play: String,
     seat: usize,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    input_files: BTreeMap<String, String>,
 }
 
 /// The subcommand's name, as partial files record it.
@@ -73,6 +78,7 @@ pub(super) fn command(rules_arg: &str, args: ThresholdsArgs) -> Result<(), Failu
         deals: args.run.deals,
         play: args.run.play.clone(),
         seat: args.seat,
+        input_files: super::input_files(&[&args.run.play])?,
     };
     let config = config(&profile, &job, seed, play.as_ref(), opener.as_ref());
     let identity = identity(

@@ -1,5 +1,7 @@
 //! `napsim tournament`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -19,6 +21,9 @@ pub(super) struct Job {
     entrants: Vec<String>,
     sessions: u64,
     duplicate: bool,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    input_files: BTreeMap<String, String>,
 }
 
 /// The subcommand's name, as partial files record it.
@@ -71,13 +76,19 @@ fn config<'a>(
 pub(super) fn command(rules_arg: &str, args: TournamentArgs) -> Result<(), Failure> {
     let profile = load_profile(rules_arg)?;
     profile.check_players(args.players)?;
-    let job = Job {
+    let mut job = Job {
         players: args.players,
         entrants: args.entrants.clone(),
         sessions: args.sessions,
         duplicate: !args.no_duplicate,
+        input_files: BTreeMap::new(),
     };
     let entrants = entrants(&profile, &job)?;
+    let specs: Vec<&str> = entrants
+        .iter()
+        .flat_map(|e| [e.bid_spec.as_str(), e.play_spec.as_str()])
+        .collect();
+    job.input_files = super::input_files(&specs)?;
     let outputs = Outputs {
         out: args.out.clone(),
         pairs: args.pairs.clone(),
@@ -125,6 +136,13 @@ pub(super) fn render(
 ) -> Result<(), Failure> {
     let seed = finished.identity.seed;
     let entrants = entrants(profile, job)?;
+    let n = entrants.len();
+    if tally.sets > 0 && (tally.entrants.len() != n || tally.pairs.len() != n * n) {
+        return Err(Failure::input(format!(
+            "the tallies count {} entrants, the tournament has {n}",
+            tally.entrants.len()
+        )));
+    }
     let config = config(profile, job, &entrants, seed);
     let (rows, pairs) = tournament::rows(tally, &config);
     let mut text = format!(
