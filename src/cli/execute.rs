@@ -119,6 +119,11 @@ impl Execution {
         })
     }
 
+    /// The worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// The seed: the one given; else the checkpoint's when resuming; else (not for a shard,
     /// whose siblings must share it) a fresh one, printed so the run can be repeated.
     pub fn seed(&self, given: Option<u64>) -> Result<u64, Failure> {

@@ -5,14 +5,15 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Failure, FileSet, Finished, Outputs, csv_of, emit, identity, shell_word, thread_count,
+    Failure, FileSet, Finished, LongRun, Outputs, csv_of, emit, run_and_render, shell_word,
+    thread_count,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
 use crate::analysis::hand;
 use crate::cli::args::BidTableArgs;
 use crate::cli::execute::Execution;
 use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
-use crate::report::{self, RunInfo};
+use crate::report;
 use crate::rules::{Profile, load_profile};
 
 /// The arguments that decide a bid table's outputs.
@@ -90,30 +91,22 @@ pub(super) fn command(rules_arg: &str, args: BidTableArgs) -> Result<(), Failure
         input_files: super::input_files(&[&args.run.play])?,
     };
     let config = policies.config(&profile, &job, seed);
-    let identity = identity(
-        COMMAND,
-        &profile,
-        &job,
+    let run = LongRun {
+        command: COMMAND,
+        profile: &profile,
+        job: &job,
         seed,
-        job.deals,
-        bid_table::BLOCK_SIZE,
-    );
-    let Some((tally, elapsed)) = execution.run(
-        &identity,
-        profile.bids().len(),
-        "deals",
-        args.out.as_deref(),
-        |block| bid_table::bid_table_block(&config, block),
-    )?
-    else {
-        return Ok(());
-    };
-    let finished = Finished {
-        identity,
-        run: RunInfo::here(Some(threads), elapsed),
+        units: job.deals,
+        block_size: bid_table::BLOCK_SIZE,
+        unit: "deals",
         outputs,
     };
-    render(&profile, &job, &tally, &finished)
+    run_and_render(
+        &execution,
+        run,
+        |block| bid_table::bid_table_block(&config, block),
+        render,
+    )
 }
 
 /// Writes the CSV (with its manifest), the Markdown and the chart where asked; with none of

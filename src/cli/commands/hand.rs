@@ -4,13 +4,15 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Failure, FileSet, Finished, Outputs, emit_bytes, identity, thread_count};
+use super::{
+    Failure, FileSet, Finished, LongRun, Outputs, emit_bytes, run_and_render, thread_count,
+};
 use crate::analysis::hand::{self, HandQuery, HandTally};
 use crate::cli::args::HandArgs;
 use crate::cli::execute::Execution;
 use crate::game::Call;
 use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
-use crate::report::{self, RunInfo};
+use crate::report;
 use crate::rules::{Profile, load_profile};
 
 /// The arguments that decide a hand evaluation's output.
@@ -144,23 +146,17 @@ pub(super) fn command(rules_arg: &str, args: HandArgs) -> Result<(), Failure> {
             )));
         }
     }
-    let identity = identity(COMMAND, &profile, &job, seed, args.worlds, hand::BLOCK_SIZE);
-    let Some((tally, elapsed)) = execution.run(
-        &identity,
-        profile.bids().len(),
-        "worlds",
-        args.out.as_deref(),
-        |block| query.evaluate_block(block),
-    )?
-    else {
-        return Ok(());
-    };
-    let finished = Finished {
-        identity,
-        run: RunInfo::here(Some(threads), elapsed),
+    let run = LongRun {
+        command: COMMAND,
+        profile: &profile,
+        job: &job,
+        seed,
+        units: args.worlds,
+        block_size: hand::BLOCK_SIZE,
+        unit: "worlds",
         outputs,
     };
-    render(&profile, &job, &tally, &finished)
+    run_and_render(&execution, run, |block| query.evaluate_block(block), render)
 }
 
 /// Writes the report (text, JSON or CSV as the job asked) to `--out` with its manifest, or to

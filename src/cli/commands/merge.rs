@@ -6,15 +6,14 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{Failure, Finished, Outputs, bid_table, hand, simulate, thresholds, tournament};
+use super::{
+    Failure, Finished, Outputs, Render, bid_table, hand, simulate, thresholds, tournament,
+};
 use crate::cli::args::MergeArgs;
 use crate::report::RunInfo;
 use crate::rules::Profile;
 use crate::sim::Tally;
 use crate::sim::partial::{self, Identity, RawPartial};
-
-/// What a command's `render` needs besides the tally.
-type Render<J, T> = fn(&Profile, &J, &T, &Finished) -> Result<(), Failure>;
 
 pub(super) fn command(args: MergeArgs) -> Result<(), Failure> {
     let mut parts: Vec<(String, RawPartial)> = Vec::with_capacity(args.parts.len());

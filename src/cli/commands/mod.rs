@@ -18,13 +18,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use super::Failure;
 use super::args::{Cli, Command};
+use super::execute::Execution;
 use crate::report::{self, Meta, RunInfo};
 use crate::rules::Profile;
-use crate::sim::Shard;
 use crate::sim::partial::Identity;
+use crate::sim::{Block, Shard, Tally};
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
@@ -130,6 +132,58 @@ impl Finished {
             run: self.run.clone(),
         }
     }
+}
+
+/// A command's `render`: its outputs from the job and the whole tally.
+type Render<J, T> = fn(&Profile, &J, &T, &Finished) -> Result<(), Failure>;
+
+/// What a long command hands to [`run_and_render`].
+struct LongRun<'a, J> {
+    /// The subcommand, as partial files record it.
+    command: &'static str,
+    profile: &'a Profile,
+    job: &'a J,
+    seed: u64,
+    /// Units in the whole run, and per block.
+    units: u64,
+    block_size: u64,
+    /// What a unit is called in progress and messages (`deals`).
+    unit: &'static str,
+    outputs: Outputs,
+}
+
+/// The shared tail of every long command: runs the blocks under the execution's controls (a
+/// shard writes its part and stops there) and renders the whole tally.
+fn run_and_render<J, T, F>(
+    execution: &Execution,
+    run: LongRun<J>,
+    work: F,
+    render: Render<J, T>,
+) -> Result<(), Failure>
+where
+    J: Serialize,
+    T: Tally + Default + Serialize + DeserializeOwned,
+    F: Fn(Block) -> T + Sync,
+{
+    let identity = identity(
+        run.command,
+        run.profile,
+        run.job,
+        run.seed,
+        run.units,
+        run.block_size,
+    );
+    let out = run.outputs.out.as_deref();
+    let bids = run.profile.bids().len();
+    let Some((tally, elapsed)) = execution.run(&identity, bids, run.unit, out, work)? else {
+        return Ok(());
+    };
+    let finished = Finished {
+        identity,
+        run: RunInfo::here(Some(execution.threads()), elapsed),
+        outputs: run.outputs,
+    };
+    render(run.profile, run.job, &tally, &finished)
 }
 
 /// The files the policies of `specs` read, with their digests (part of a job).

@@ -7,13 +7,14 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Failure, FileSet, Finished, Outputs, csv_of, emit, emit_bytes, identity, thread_count,
+    Failure, FileSet, Finished, LongRun, Outputs, csv_of, emit, emit_bytes, run_and_render,
+    thread_count,
 };
 use crate::analysis::simulate::{self, SimulateConfig, SimulateTally};
 use crate::cli::args::SimulateArgs;
 use crate::cli::execute::Execution;
 use crate::policy::{bid_policy, play_policy};
-use crate::report::{self, RunInfo};
+use crate::report;
 use crate::rules::{Profile, load_profile};
 
 /// The arguments that decide a simulation's output.
@@ -51,14 +52,6 @@ pub(super) fn command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure
         play: args.policies.play.clone(),
         input_files: super::input_files(&[&args.policies.bid, &args.policies.play])?,
     };
-    let identity = identity(
-        COMMAND,
-        &profile,
-        &job,
-        seed,
-        args.deals,
-        simulate::BLOCK_SIZE,
-    );
     let config = SimulateConfig {
         profile: &profile,
         players: args.players,
@@ -67,22 +60,22 @@ pub(super) fn command(rules_arg: &str, args: SimulateArgs) -> Result<(), Failure
         bid: bid.as_ref(),
         play: play.as_ref(),
     };
-    let Some((tally, elapsed)) = execution.run(
-        &identity,
-        profile.bids().len(),
-        "deals",
-        args.out.as_deref(),
-        |block| simulate::simulate_block(&config, block),
-    )?
-    else {
-        return Ok(());
-    };
-    let finished = Finished {
-        identity,
-        run: RunInfo::here(Some(threads), elapsed),
+    let run = LongRun {
+        command: COMMAND,
+        profile: &profile,
+        job: &job,
+        seed,
+        units: args.deals,
+        block_size: simulate::BLOCK_SIZE,
+        unit: "deals",
         outputs,
     };
-    render(&profile, &job, &tally, &finished)
+    run_and_render(
+        &execution,
+        run,
+        |block| simulate::simulate_block(&config, block),
+        render,
+    )
 }
 
 /// Writes the CSV (to `--out`, with its manifest, or to stdout for `-`) and prints the summary.

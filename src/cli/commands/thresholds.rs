@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Failure, FileSet, Finished, Outputs, csv_of, emit, emit_bytes, identity, thread_count,
+    Failure, FileSet, Finished, LongRun, Outputs, csv_of, emit, emit_bytes, run_and_render,
+    thread_count,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
 use crate::analysis::{hand, thresholds};
 use crate::cli::args::ThresholdsArgs;
 use crate::cli::execute::Execution;
 use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
-use crate::report::RunInfo;
 use crate::rules::{Profile, load_profile};
 
 /// The arguments that decide a threshold sweep's output.
@@ -81,30 +81,22 @@ pub(super) fn command(rules_arg: &str, args: ThresholdsArgs) -> Result<(), Failu
         input_files: super::input_files(&[&args.run.play])?,
     };
     let config = config(&profile, &job, seed, play.as_ref(), opener.as_ref());
-    let identity = identity(
-        COMMAND,
-        &profile,
-        &job,
+    let run = LongRun {
+        command: COMMAND,
+        profile: &profile,
+        job: &job,
         seed,
-        job.deals,
-        bid_table::BLOCK_SIZE,
-    );
-    let Some((tally, elapsed)) = execution.run(
-        &identity,
-        profile.bids().len(),
-        "deals",
-        args.out.as_deref(),
-        |block| bid_table::bid_table_block(&config, block),
-    )?
-    else {
-        return Ok(());
-    };
-    let finished = Finished {
-        identity,
-        run: RunInfo::here(Some(threads), elapsed),
+        units: job.deals,
+        block_size: bid_table::BLOCK_SIZE,
+        unit: "deals",
         outputs,
     };
-    render(&profile, &job, &tally, &finished)
+    run_and_render(
+        &execution,
+        run,
+        |block| bid_table::bid_table_block(&config, block),
+        render,
+    )
 }
 
 /// Writes the CSV (to `--out` with its manifest, or to stdout for `-`) and prints the table of

@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Failure, FileSet, Finished, Outputs, csv_of, emit, identity, shell_word, thread_count,
+    Failure, FileSet, Finished, LongRun, Outputs, csv_of, emit, run_and_render, shell_word,
+    thread_count,
 };
 use crate::analysis::tournament::{self, Entrant, TournamentConfig, TournamentTally};
 use crate::cli::args::TournamentArgs;
 use crate::cli::execute::Execution;
-use crate::report::{self, RunInfo};
+use crate::report;
 use crate::rules::{Profile, load_profile};
 
 /// The arguments that decide a tournament's outputs.
@@ -100,30 +101,22 @@ pub(super) fn command(rules_arg: &str, args: TournamentArgs) -> Result<(), Failu
     let execution = Execution::new(&args.control, args.out.as_deref(), threads, args.quiet)?;
     let seed = execution.seed(args.seed)?;
     let config = config(&profile, &job, &entrants, seed);
-    let identity = identity(
-        COMMAND,
-        &profile,
-        &job,
+    let run = LongRun {
+        command: COMMAND,
+        profile: &profile,
+        job: &job,
         seed,
-        job.sessions,
-        tournament::BLOCK_SIZE,
-    );
-    let Some((tally, elapsed)) = execution.run(
-        &identity,
-        profile.bids().len(),
-        "card sets",
-        args.out.as_deref(),
-        |block| tournament::tournament_block(&config, block),
-    )?
-    else {
-        return Ok(());
-    };
-    let finished = Finished {
-        identity,
-        run: RunInfo::here(Some(threads), elapsed),
+        units: job.sessions,
+        block_size: tournament::BLOCK_SIZE,
+        unit: "card sets",
         outputs,
     };
-    render(&profile, &job, &tally, &finished)
+    run_and_render(
+        &execution,
+        run,
+        |block| tournament::tournament_block(&config, block),
+        render,
+    )
 }
 
 /// Writes the entrant CSV (with its manifest), the pairs CSV and the Markdown where asked,
