@@ -281,3 +281,30 @@ fn bad_input_exits_2() {
         "needs the parameter 'file'",
     );
 }
+
+#[test]
+fn a_table_with_no_class_shown_is_a_csv_with_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.csv");
+    let empty = dir.path().join("empty.csv");
+    let run = |out: &std::path::Path, min_hands: &str| {
+        common::stdout(&[
+            "bid-table",
+            "--deals",
+            "300",
+            "--seed",
+            "1",
+            "--quiet",
+            "--min-hands",
+            min_hands,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+    };
+    run(&full, "1");
+    run(&empty, "1000000");
+    let full = std::fs::read_to_string(full).unwrap();
+    let empty = std::fs::read_to_string(empty).unwrap();
+    assert!(full.lines().count() > 1);
+    assert_eq!(empty, format!("{}\n", full.lines().next().unwrap()));
+}

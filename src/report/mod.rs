@@ -168,6 +168,21 @@ pub fn csv_bytes<T: Serialize>(rows: &[T]) -> Result<Vec<u8>, csv::Error> {
         .map_err(|e| csv::Error::from(e.into_error()))
 }
 
+/// Like [`csv_bytes`], but with no rows still writes the header row (taken from a default row),
+/// so that an empty table is a CSV with its columns rather than an empty file.
+pub fn csv_bytes_with_header<T: Serialize + Default>(rows: &[T]) -> Result<Vec<u8>, csv::Error> {
+    if !rows.is_empty() {
+        return csv_bytes(rows);
+    }
+    let mut bytes = csv_bytes(&[T::default()])?;
+    let header_end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| i + 1);
+    bytes.truncate(header_end);
+    Ok(bytes)
+}
+
 /// The path of the manifest written beside `output`: its full path plus `.meta.json`.
 pub fn meta_path(output: &Path) -> std::path::PathBuf {
     let mut name = output.as_os_str().to_owned();

@@ -234,7 +234,7 @@ pub fn bid_table(
 }
 
 /// One CSV row: a table size, seat, class and bid.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct BidTableRow {
     /// The profile's name.
     pub profile: String,

@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Failure, FileSet, Finished, LongRun, Outputs, csv_of, emit, run_and_render, shell_word,
-    thread_count,
+    Failure, FileSet, Finished, LongRun, Outputs, emit, run_and_render, shell_word, thread_count,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
 use crate::analysis::hand;
@@ -164,7 +163,9 @@ pub(super) fn render(
     };
     let mut files = FileSet::default();
     if let Some(path) = &outputs.out {
-        files.add_with_meta(path, csv_of(&rows)?, &finished.meta(Some(command)));
+        let csv = report::csv_bytes_with_header(&rows)
+            .map_err(|e| Failure::runtime(format!("cannot format CSV: {e}")))?;
+        files.add_with_meta(path, csv, &finished.meta(Some(command)));
     }
     if let Some(path) = &outputs.markdown {
         files.add(path, markdown.clone().into_bytes());
