@@ -834,6 +834,13 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
             "the tallies count 1 entrants",
         ),
         input(
+            &with(
+                &["--rules", "pub-guide"],
+                &merge(&["p0.json", "p1.json", "p2.json"], &[]),
+            ),
+            "the parts were made with profile heather-1875",
+        ),
+        input(
             &merge(
                 &["p0.json", "p1.json", "p2.json"],
                 &["--out", &p("p1.json")],

@@ -15,7 +15,7 @@ use crate::rules::Profile;
 use crate::sim::Tally;
 use crate::sim::partial::{self, Identity, RawPartial};
 
-pub(super) fn command(args: MergeArgs) -> Result<(), Failure> {
+pub(super) fn command(rules_arg: &str, args: MergeArgs) -> Result<(), Failure> {
     let mut parts: Vec<(String, RawPartial)> = Vec::with_capacity(args.parts.len());
     for path in &args.parts {
         let part = partial::read_partial(path).map_err(Failure::input)?;
@@ -33,6 +33,16 @@ pub(super) fn command(args: MergeArgs) -> Result<(), Failure> {
         )));
     }
     let profile = Profile::from_toml(&identity.profile_toml, &identity.profile)?;
+    // The profile comes from the parts; a --rules that names another is a mistake to report.
+    if rules_arg != crate::rules::DEFAULT_PROFILE
+        && crate::rules::load_profile(rules_arg)?.toml() != profile.toml()
+    {
+        return Err(Failure::input(format!(
+            "--rules {rules_arg}: the parts were made with profile {} (merge takes the profile \
+             from the parts; leave out --rules)",
+            profile.name()
+        )));
+    }
     let outputs = Outputs {
         out: args.out.clone(),
         pairs: args.pairs.clone(),

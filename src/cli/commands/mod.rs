@@ -39,7 +39,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::BidTable(args) => bid_table::command(&cli.rules, args),
         Command::Thresholds(args) => thresholds::command(&cli.rules, args),
         Command::Tournament(args) => tournament::command(&cli.rules, args),
-        Command::Merge(args) => merge::command(args),
+        Command::Merge(args) => merge::command(&cli.rules, args),
     }
 }
 
