@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_bad, napsim};
+use common::{assert_bad, napsim, stdout_in as ok};
 
 /// Starts napsim in `dir` with `args`, in the background.
 fn spawn(dir: &Path, args: &[&str]) -> Child {
@@ -41,17 +41,6 @@ fn send(child: &Child, signal: &str) {
         .status()
         .unwrap();
     assert!(status.success());
-}
-
-/// Runs napsim in `dir` to completion and returns stdout.
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = napsim().current_dir(dir).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Deals for a run long enough to interrupt (a few seconds on two cores).

@@ -5,18 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{assert_bad, napsim, scaled};
-
-/// Runs napsim in `dir` with `args` and asserts success.
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let out = napsim().current_dir(dir).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{assert_bad, napsim, scaled, stdout_in as ok};
 
 /// Runs `command` as `count` shards in `dir` (`part-I.json`) and returns the part names.
 fn shards(dir: &Path, command: &[&str], count: u64) -> Vec<String> {
@@ -321,50 +310,6 @@ fn parts_that_do_not_belong_together_are_refused() {
     // Nothing was written by any refusal.
     assert!(!Path::new(out).exists());
     assert_eq!(std::fs::read_dir(d).unwrap().count(), 1);
-}
-
-#[test]
-fn a_shard_needs_an_output_file_and_a_seed() {
-    assert_bad(
-        &[
-            "simulate", "--deals", "1000", "--seed", "1", "--shard", "0/2",
-        ],
-        "--shard needs --out FILE",
-    );
-    assert_bad(
-        &[
-            "simulate",
-            "--deals",
-            "1000",
-            "--shard",
-            "0/2",
-            "--out",
-            "/tmp/x.json",
-        ],
-        "--shard needs --seed",
-    );
-    assert_bad(
-        &[
-            "simulate", "--deals", "1000", "--seed", "1", "--shard", "2/2", "--out", "x",
-        ],
-        "shards of 2 are numbered 0 to 1",
-    );
-    assert_bad(
-        &[
-            "bid-table",
-            "--deals",
-            "1000",
-            "--seed",
-            "1",
-            "--shard",
-            "0/2",
-            "--out",
-            "x.json",
-            "--markdown",
-            "x.md",
-        ],
-        "give --markdown to `napsim merge`",
-    );
 }
 
 /// A small deterministic generator for the mutation test (no dependence on the clock).

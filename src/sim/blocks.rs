@@ -124,11 +124,6 @@ impl BlockSet {
             .iter()
             .all(|r| r.start >= range.start && r.end <= range.end)
     }
-
-    /// The blocks of `range` not in the set, in order.
-    pub fn missing(&self, range: Range<u64>) -> impl Iterator<Item = u64> + '_ {
-        range.filter(move |&k| !self.contains(k))
-    }
 }
 
 impl TryFrom<Vec<[u64; 2]>> for BlockSet {
@@ -202,9 +197,6 @@ mod tests {
             // Normalised: the serialised form parses back to the same set.
             let pairs: Vec<[u64; 2]> = set.clone().into();
             prop_assert_eq!(BlockSet::try_from(pairs).unwrap(), set.clone());
-            let missing: Vec<u64> = set.missing(0..70).collect();
-            let expected: Vec<u64> = (0..70).filter(|k| !plain.contains(k)).collect();
-            prop_assert_eq!(missing, expected);
         }
     }
 }

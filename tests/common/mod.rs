@@ -11,7 +11,18 @@ pub fn napsim() -> Command {
 
 /// Runs napsim with `args`, asserts success and returns stdout.
 pub fn stdout(args: &[&str]) -> String {
-    let out = napsim().args(args).output().unwrap();
+    success(napsim(), args)
+}
+
+/// Runs napsim in `dir` with `args`, asserts success and returns stdout.
+pub fn stdout_in(dir: &std::path::Path, args: &[&str]) -> String {
+    let mut command = napsim();
+    command.current_dir(dir);
+    success(command, args)
+}
+
+fn success(mut command: Command, args: &[&str]) -> String {
+    let out = command.args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{args:?}: {}",
