@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use napsim::analysis::simulate::{SimulateConfig, simulate_block};
-use napsim::policy::{bid_policy, play_policy};
+use napsim::bots::{bid_policy, play_policy};
 use napsim::rng::block_streams;
 use napsim::rules::Profile;
 use napsim::sim::Block;

@@ -17,25 +17,28 @@
 //! let profile = Profile::default_profile();
 //! let bid = policy::bid_policy("always:bid=three", &profile).unwrap();
 //! let play = policy::play_policy("heuristic", &profile).unwrap();
-//! let table = game::Table::uniform(bid.as_ref(), play.as_ref());
+//! let table = policy::Table::uniform(bid.as_ref(), play.as_ref());
 //! let (mut deal_rng, mut policy_rng) = rng::block_streams(7, 0);
 //! let mut shuffler = game::Shuffler::new(&profile, 4);
 //! let dealt = shuffler.deal(0, &mut deal_rng);
 //! let mut state = game::DealState::new(&profile, 0, dealt.hands(4));
-//! game::run_deal(&mut state, &table, &mut policy_rng);
+//! policy::run_deal(&mut state, &table, &mut policy_rng);
 //! assert_eq!(state.payments().iter().sum::<i64>(), 0);
 //! ```
 
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod bots;
 pub mod cards;
 pub mod cli;
+pub mod eval;
 pub mod game;
 pub mod policy;
 pub mod report;
 pub mod rng;
 pub mod rules;
+pub mod run;
 pub mod sim;
 pub mod solver;
 pub mod stats;

@@ -5,7 +5,8 @@ use common::*;
 
 use napsim::cards::{CardSet, parse_hand};
 use napsim::game::{Call, DealState};
-use napsim::policy::{BidView, bid_policy};
+use napsim::policy::{BidView};
+use napsim::bots::{bid_policy};
 use napsim::rng::base_rng;
 use napsim::rules::Profile;
 

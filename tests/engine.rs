@@ -210,9 +210,9 @@ fn is_cut_of(order: &[Card], gathered: &[Card], min: usize) -> bool {
 #[test]
 fn limited_shuffling_gathers_tricks_then_stock_and_cuts() {
     let profile = load_profile("rulebook").unwrap();
-    let bid = napsim::policy::bid_policy("always:bid=three", &profile).unwrap();
-    let play = napsim::policy::play_policy("heuristic", &profile).unwrap();
-    let table = napsim::game::Table::uniform(bid.as_ref(), play.as_ref());
+    let bid = napsim::bots::bid_policy("always:bid=three", &profile).unwrap();
+    let play = napsim::bots::play_policy("heuristic", &profile).unwrap();
+    let table = napsim::policy::Table::uniform(bid.as_ref(), play.as_ref());
     let (mut deal_rng, mut policy_rng) = block_streams(11, 0);
     let mut shuffler = Shuffler::new(&profile, 4);
     let mut gathered_checks = 0;
@@ -220,7 +220,7 @@ fn limited_shuffling_gathers_tricks_then_stock_and_cuts() {
         let dealt = shuffler.deal(dealer, &mut deal_rng);
         let stock: Vec<Card> = shuffler.order()[20..].to_vec();
         let mut state = DealState::new(&profile, dealer, dealt.hands(4));
-        napsim::game::run_deal(&mut state, &table, &mut policy_rng);
+        napsim::policy::run_deal(&mut state, &table, &mut policy_rng);
         // The model: tricks in play order, then cards still in hand, then the stock.
         let mut gathered: Vec<Card> = state.history().to_vec();
         for i in 0..4 {
@@ -249,7 +249,7 @@ fn limited_shuffling_gathers_tricks_then_stock_and_cuts() {
         );
         // Put this deal back so the loop deals from a consistent pack.
         let mut replay = DealState::new(&profile, (dealer + 1) % 4, next.hands(4));
-        napsim::game::run_deal(&mut replay, &table, &mut policy_rng);
+        napsim::policy::run_deal(&mut replay, &table, &mut policy_rng);
         shuffler.collect(&replay);
     }
     assert!(gathered_checks >= 10);

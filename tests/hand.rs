@@ -1,11 +1,13 @@
 //! The hand evaluator against answers known exactly, and its invariants.
 
-use napsim::analysis::hand::worlds::WorldDealer;
-use napsim::analysis::hand::{HandQuery, HandTally, TooRare};
+use napsim::eval::hand::worlds::WorldDealer;
+use napsim::eval::hand::{HandQuery, HandTally, TooRare};
 use napsim::cards::{CardSet, parse_hand};
-use napsim::game::{Call, DealState, Uniform, play_out, settle_contract};
-use napsim::policy::pass::Pass;
-use napsim::policy::{BidPolicy, BidView, PlayPolicy, bid_policy, play_policy};
+use napsim::game::{Call, DealState};
+use napsim::policy::{Uniform, play_out, settle_contract};
+use napsim::policy::Pass;
+use napsim::policy::{BidPolicy, BidView, PlayPolicy};
+use napsim::bots::{bid_policy, play_policy};
 use napsim::rng::{base_rng, block_streams};
 use napsim::rules::Profile;
 use napsim::sim::Progress;
@@ -265,7 +267,7 @@ fn conditioning_keeps_the_real_deals_of_every_profiles_auctions() {
                     let discard = threshold.purchase(&BidView::new(&state), &mut rng);
                     state.purchase(discard).unwrap();
                 }
-                let mut world = napsim::analysis::hand::worlds::World {
+                let mut world = napsim::eval::hand::worlds::World {
                     hands: [CardSet::EMPTY; napsim::rules::MAX_PLAYERS],
                     floater: dealt.floater,
                     spare: dealt.spare,
@@ -275,7 +277,7 @@ fn conditioning_keeps_the_real_deals_of_every_profiles_auctions() {
                 }
                 let mut calls = Vec::new();
                 while state.phase() == napsim::game::Phase::Auction {
-                    calls.push(napsim::game::auction_turn(
+                    calls.push(napsim::policy::auction_turn(
                         &mut state,
                         threshold.as_ref(),
                         &mut rng,

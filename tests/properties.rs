@@ -1,8 +1,10 @@
 //! Property tests of the engine's invariants over random seeds, table sizes and policies.
 
 use napsim::cards::{Card, CardSet, Rank, Suit, parse_cards};
-use napsim::game::{DealState, Phase, Shuffler, Table, play_session, run_deal};
-use napsim::policy::{Spec, bid_policy, play_policy};
+use napsim::game::{DealState, Phase, Shuffler, play_session};
+use napsim::policy::{Table, run_deal};
+use napsim::policy::{Spec};
+use napsim::bots::{bid_policy, play_policy};
 use napsim::rng::block_streams;
 use napsim::rules::{BUILTIN, Profile};
 use proptest::prelude::*;
@@ -290,7 +292,7 @@ proptest! {
         let table = Table::uniform(bid.as_ref(), play.as_ref());
         let (mut deal_rng, mut policy_rng) = block_streams(seed, 0);
         let mut shuffler = Shuffler::new(profile, players);
-        let result = play_session(profile, &mut shuffler, players, &table, &mut deal_rng, &mut policy_rng);
+        let result = play_session(profile, &mut shuffler, players, &mut deal_rng, |state| napsim::policy::run_deal(state, &table, &mut policy_rng));
         prop_assert_eq!(result.deals, profile.session_deals());
         prop_assert_eq!(result.balances.iter().sum::<i64>() + result.kitty, 0);
         prop_assert_eq!(result.win_share_420[..players].iter().sum::<u32>(), 420);

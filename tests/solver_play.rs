@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use napsim::cards::{Card, CardSet, Suit};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use napsim::game::{DealState, Shuffler, Table, run_deal};
-use napsim::policy::worlds::Knowledge;
-use napsim::policy::{PlayPolicy, PlayView, bid_policy, play_policy};
+use napsim::game::{DealState, Shuffler};
+use napsim::policy::{Table, run_deal};
+use napsim::eval::worlds::Knowledge;
+use napsim::policy::{PlayPolicy, PlayView};
+use napsim::bots::{bid_policy, play_policy};
 use napsim::rng::{SimRng, base_rng, block_streams};
 use napsim::rules::Profile;
 use napsim::solver::{Opening, Solver};

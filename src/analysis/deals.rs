@@ -1,7 +1,8 @@
 //! `deal`: one continuous sequence of complete deals, the deal passing left.
 
 use crate::cards::CardSet;
-use crate::game::{DealState, Shuffler, Table, run_deal};
+use crate::game::{DealState, Shuffler};
+use crate::policy::{Table, run_deal};
 use crate::rng::{below, block_streams};
 use crate::rules::Profile;
 

@@ -3,7 +3,6 @@
 
 pub mod bid_table;
 pub mod deals;
-pub mod hand;
 pub mod replay;
 pub mod simulate;
 pub mod solve;

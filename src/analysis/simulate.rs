@@ -5,12 +5,13 @@ use serde::Serialize;
 
 use std::any::Any;
 
-use crate::game::{DealState, Seats, Shuffler, Uniform, run_deal};
-use crate::policy::always::Always;
-use crate::policy::heuristic::Heuristic;
-use crate::policy::pass::Pass;
-use crate::policy::random::RandomPlay;
-use crate::policy::threshold::Threshold;
+use crate::game::{DealState, Shuffler};
+use crate::policy::{Seats, Uniform, run_deal};
+use crate::bots::always::Always;
+use crate::bots::heuristic::Heuristic;
+use crate::policy::Pass;
+use crate::policy::RandomPlay;
+use crate::bots::threshold::Threshold;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rules::Profile;
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};

@@ -23,8 +23,10 @@
 //! every set), its sum of squares, the same for win shares (in 420ths), the paired differences of
 //! every two entrants scaled to integers, and per bid how often the entrant declared and made it.
 
-use crate::game::{Shuffler, Table, play_session_with};
-use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
+use crate::game::{Shuffler, play_session};
+use crate::policy::{Table, run_deal};
+use crate::policy::{BidPolicy, PlayPolicy};
+use crate::bots::{bid_policy, play_policy};
 use crate::rng::SimRng;
 use crate::rules::{MAX_PLAYERS, Profile};
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
@@ -260,22 +262,17 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
             let (mut d, mut p): (SimRng, SimRng) = (set_deal.clone(), set_policy.clone());
             let mut pack = set_shuffler.clone();
             let entrants = &mut tally.entrants;
-            let result = play_session_with(
-                profile,
-                &mut pack,
-                players,
-                &table,
-                &mut d,
-                &mut p,
-                |state| {
+            let result = play_session(profile, &mut pack, players, &mut d, |state| {
+                run_deal(state, &table, &mut p);
+                {
                     if let Some(s) = state.settlement() {
                         let e = seat_of[s.declarer];
                         let slot = &mut entrants[e].declared[s.bid.index()];
                         slot.0 += 1;
                         slot.1 += u64::from(s.made);
                     }
-                },
-            );
+                }
+            });
             if r == 0 {
                 (deal_rng, policy_rng, shuffler) = (d, p, pack);
             }

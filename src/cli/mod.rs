@@ -3,7 +3,9 @@
 //! Exit codes: 0 success, 1 runtime failure (I/O), 2 bad input or usage.
 
 mod args;
+#[path = "../commands/mod.rs"]
 mod commands;
+#[path = "../run/execute.rs"]
 mod execute;
 
 pub use args::{Cli, Command, parse_count, parse_threads, parse_whole};

@@ -1,7 +1,6 @@
 //! Sessions: a fixed number of deals with the deal passing left.
 
 use super::deal::Shuffler;
-use super::runner::{Table, run_deal};
 use super::state::DealState;
 use crate::rng::{SimRng, below};
 use crate::rules::{FirstDealer, MAX_PLAYERS, Profile, Ties};
@@ -23,36 +22,14 @@ pub struct SessionResult {
 }
 
 /// Plays one session of the profile's length: a fresh shuffle and a random first dealer, then
-/// the deal passing left. Cards come from `deal_rng`; policies draw from `policy_rng`.
+/// the deal passing left. Cards come from `deal_rng`; `play` bids, plays and settles each deal
+/// (with the bots of [`crate::policy::run_deal`], typically) and may tally it.
 pub fn play_session(
     profile: &Profile,
     shuffler: &mut Shuffler,
     players: usize,
-    table: &Table,
     deal_rng: &mut SimRng,
-    policy_rng: &mut SimRng,
-) -> SessionResult {
-    play_session_with(
-        profile,
-        shuffler,
-        players,
-        table,
-        deal_rng,
-        policy_rng,
-        |_| {},
-    )
-}
-
-/// [`play_session`], showing each finished deal to `on_deal` (for tallies beyond the
-/// balances, such as who declared what).
-pub fn play_session_with(
-    profile: &Profile,
-    shuffler: &mut Shuffler,
-    players: usize,
-    table: &Table,
-    deal_rng: &mut SimRng,
-    policy_rng: &mut SimRng,
-    mut on_deal: impl FnMut(&DealState),
+    mut play: impl FnMut(&mut DealState),
 ) -> SessionResult {
     shuffler.reset();
     let mut dealer = match profile.first_dealer() {
@@ -69,8 +46,7 @@ pub fn play_session_with(
         let dealt = shuffler.deal(dealer, deal_rng);
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         state.set_kitty(result.kitty);
-        run_deal(&mut state, table, policy_rng);
-        on_deal(&state);
+        play(&mut state);
         result.kitty = state.kitty_after();
         shuffler.collect(&state);
         result.deals += 1;

@@ -9,7 +9,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::analysis::bid_table::classes::{TOP_ACE, TOP_KING, TOP_QUEEN};
+use crate::eval::classes::{TOP_ACE, TOP_KING, TOP_QUEEN};
 use crate::analysis::bid_table::{BidChart, ChartGroup};
 use crate::stats::wilson95;
 

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::analysis::hand::{BidSummary, HandSummary};
+use crate::eval::hand::{BidSummary, HandSummary};
 use crate::cards::CardSet;
 use crate::rules::Profile;
 

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::sim::partial::Identity;
+use crate::run::partial::Identity;
 
 /// Everything needed to reproduce an output: the run's [`Identity`] (the same for a single
 /// process and for merged shards, so two manifests of one result agree outside `run`), the

@@ -11,7 +11,6 @@
 //! and resume from the blocks it finished ([`RunState`]): what checkpoints and shards build on.
 
 mod blocks;
-pub mod partial;
 mod progress;
 
 pub use blocks::{BlockSet, Shard};

@@ -8,21 +8,21 @@
 //! Tallies are integers keyed by (seat, class) in ordered maps, so blocks merge exactly.
 
 pub mod chart;
-pub mod classes;
 
 use std::collections::BTreeMap;
 
-use crate::game::{Call, DealState, Shuffler, auction_turn};
+use crate::game::{Call, DealState, Shuffler};
+use crate::policy::{auction_turn};
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rng::next_u64;
 use crate::rules::Profile;
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
 use crate::stats::{mean_se, wilson95};
 
-use super::hand::worlds::World;
-use super::hand::{BidOutcomes, HandQuery};
+use crate::eval::hand::worlds::World;
+use crate::eval::hand::{BidOutcomes, HandQuery};
 pub use chart::{BidChart, ChartGroup};
-pub use classes::{Class, Scheme};
+pub use crate::eval::classes::{Class, Scheme};
 
 /// Deals per block. Part of the determinism contract: changing it changes the results.
 pub const BLOCK_SIZE: u64 = 1024;

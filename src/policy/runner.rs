@@ -1,7 +1,7 @@
 //! Running one deal with a policy per seat.
 
-use super::state::{Call, DealState, Phase};
-use crate::policy::{BidPolicy, BidView, PlayPolicy, PlayView};
+use super::{BidPolicy, BidView, PlayPolicy, PlayView};
+use crate::game::{Call, DealState, Phase};
 use crate::rng::SimRng;
 use crate::rules::MAX_PLAYERS;
 

@@ -1,15 +1,7 @@
 //! `threshold[:BID=SCORE,...]`: bid from a hand-strength score with one threshold per bid.
 //!
-//! **Trick bids** use [`strength`]: for each suit the hand holds, taken as trump,
-//!
-//! - 2 points per trump, plus 4 for the trump ace, 3 for the king, 2 for the queen, 1 for the jack;
-//! - 3 points per side-suit ace, 1 per side-suit king;
-//!
-//! and the hand's score is the best over its suits (A K Q J 2 of one suit scores 20; A K Q of
-//! trumps and two small side cards 15; three small trumps and two side aces 12).
-//!
-//! **Misère** uses [`misere_strength`]: 3 points per card from the two to the five, 2 per six to
-//! eight, 1 per nine or ten, 0 for court cards and aces (five cards of 2-5 score 15).
+//! **Trick bids** use [`strength`], **misère** uses [`misere_strength`] (both documented in
+//! [`crate::policy::strength`]).
 //!
 //! A seat calls the highest legal bid whose threshold its score reaches, and passes when there is
 //! none. Parameters name the profile's bids (`threshold:three=9,nap=17`); the value `off` disables
@@ -19,8 +11,9 @@
 //! turns positive at 11, Four overtakes Three at 16, Nap needs a near-certain five tricks since it
 //! pays only 5 against Four's 4).
 
-use super::{BidPolicy, BidView, Spec, SpecError};
-use crate::cards::{CardSet, Rank, Suit};
+use crate::cards::CardSet;
+use crate::policy::strength::{best_five, misere_strength, strength};
+use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::game::Call;
 use crate::rng::SimRng;
 use crate::rules::{BidId, BidKind, Profile};
@@ -124,7 +117,7 @@ impl BidPolicy for Threshold {
         }
         let weak: CardSet = (hand - CardSet::suit_mask(trump))
             .into_iter()
-            .filter(|c| c.rank() < Rank::King)
+            .filter(|c| c.rank() < crate::cards::Rank::King)
             .collect();
         if weak.count() as usize <= view.stock_left() {
             weak
@@ -181,96 +174,10 @@ pub const FLOATER_BONUS: f64 = 1.0;
 /// The default score from which the threshold bidder takes a spare hand (Sir Garnet).
 pub const DEFAULT_SPARE: f64 = 14.0;
 
-/// The five cards of `cards` with the highest [`strength`]. The score is a sum of per-card
-/// values once the trump suit is fixed, so for each candidate trump the best five are simply its
-/// five most valuable cards (ties: higher rank, then higher suit); the best trump wins. With
-/// five cards or fewer, all of them.
-pub fn best_five(cards: CardSet) -> CardSet {
-    if cards.count() <= 5 {
-        return cards;
-    }
-    let mut best = (0, CardSet::EMPTY);
-    for trump in cards.suits() {
-        let mut ranked: [(u32, crate::cards::Card); 16] =
-            [(0, crate::cards::Card::new(Rank::Two, Suit::Clubs)); 16];
-        let mut n = 0;
-        for card in cards.into_iter().take(16) {
-            ranked[n] = (card_value(card, trump), card);
-            n += 1;
-        }
-        let ranked = &mut ranked[..n];
-        ranked.sort_unstable_by(|a, b| {
-            (b.0, b.1.rank(), b.1.suit()).cmp(&(a.0, a.1.rank(), a.1.suit()))
-        });
-        let hand: CardSet = ranked.iter().take(5).map(|&(_, c)| c).collect();
-        let score = strength(hand).0;
-        if score > best.0 || best.1.is_empty() {
-            best = (score, hand);
-        }
-    }
-    best.1
-}
-
-/// The trump suit to name for `hand`: the one that gives the highest [`strength`] among suits
-/// that leave at least one card outside trumps (a one-suit hand must name another suit: then
-/// the first such suit in the order clubs, diamonds, hearts, spades).
-pub fn named_trump(hand: CardSet) -> Suit {
-    let score = |trump: Suit| -> u32 { hand.into_iter().map(|c| card_value(c, trump)).sum() };
-    Suit::ALL
-        .into_iter()
-        .filter(|&s| (hand - CardSet::suit_mask(s)).any())
-        .max_by_key(|&s| (score(s), std::cmp::Reverse(s)))
-        .unwrap_or(Suit::Clubs)
-}
-
-/// A card's contribution to [`strength`] with `trump` as trumps.
-fn card_value(card: crate::cards::Card, trump: Suit) -> u32 {
-    let rank = card.rank();
-    if card.suit() == trump {
-        2 + match rank {
-            Rank::Ace => 4,
-            Rank::King => 3,
-            Rank::Queen => 2,
-            Rank::Jack => 1,
-            _ => 0,
-        }
-    } else {
-        match rank {
-            Rank::Ace => 3,
-            Rank::King => 1,
-            _ => 0,
-        }
-    }
-}
-
-/// The trick-taking strength of a hand and the trump suit that gives it (see the module docs).
-pub fn strength(hand: CardSet) -> (u32, Option<Suit>) {
-    let mut best = (0, None);
-    for trump in hand.suits() {
-        let score: u32 = hand.into_iter().map(|card| card_value(card, trump)).sum();
-        if score > best.0 || best.1.is_none() {
-            best = (score, Some(trump));
-        }
-    }
-    best
-}
-
-/// The misère strength of a hand: how low its cards are (see the module docs).
-pub fn misere_strength(hand: CardSet) -> u32 {
-    hand.into_iter()
-        .map(|c| match c.rank().value() {
-            2..=5 => 3,
-            6..=8 => 2,
-            9 | 10 => 1,
-            _ => 0,
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_cards;
+    use crate::cards::{Suit, parse_cards};
 
     fn hand(text: &str) -> CardSet {
         parse_cards(text).unwrap().into_iter().collect()

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{BlockSet, RunState, Shard, Tally};
+use crate::sim::{BlockSet, RunState, Shard, Tally};
 
 /// The `format` field of every partial file.
 pub const FORMAT: &str = "napsim-partial";

@@ -11,10 +11,12 @@ use super::{
     thread_count,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
-use crate::analysis::{hand, thresholds};
+use crate::analysis::thresholds;
+use crate::eval::hand;
 use crate::cli::args::ThresholdsArgs;
 use crate::cli::execute::Execution;
-use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
+use crate::policy::{BidPolicy, PlayPolicy};
+use crate::bots::{bid_policy, play_policy};
 use crate::rules::{Profile, load_profile};
 
 /// The arguments that decide a threshold sweep's output.

@@ -16,8 +16,9 @@ pub use input::{PILOT_DRAWS, PILOT_MIN_KEPT, is_dd_spec, parse_after, parse_hand
 use rand_core::SeedableRng;
 
 use crate::cards::CardSet;
-use crate::game::{Call, DealState, Uniform, play_out, settle_contract};
-use crate::policy::pass::Pass;
+use crate::game::{Call, DealState};
+use crate::policy::{Uniform, play_out, settle_contract};
+use crate::policy::Pass;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rng::{SimRng, next_u64};
 use crate::rules::{BidId, HAND_SIZE, Profile, TrumpRule};

@@ -8,10 +8,11 @@ use super::{
     Failure, FileSet, Finished, LongRun, Outputs, emit, run_and_render, shell_word, thread_count,
 };
 use crate::analysis::bid_table::{self, BidTableConfig, BidTableTally, Scheme};
-use crate::analysis::hand;
+use crate::eval::hand;
 use crate::cli::args::BidTableArgs;
 use crate::cli::execute::Execution;
-use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
+use crate::policy::{BidPolicy, PlayPolicy};
+use crate::bots::{bid_policy, play_policy};
 use crate::report;
 use crate::rules::{Profile, load_profile};
 

@@ -13,7 +13,7 @@ use crate::cli::args::MergeArgs;
 use crate::report::RunInfo;
 use crate::rules::Profile;
 use crate::sim::Tally;
-use crate::sim::partial::{self, Identity, RawPartial};
+use crate::run::partial::{self, Identity, RawPartial};
 
 pub(super) fn command(rules_arg: &str, args: MergeArgs) -> Result<(), Failure> {
     let mut parts: Vec<(String, RawPartial)> = Vec::with_capacity(args.parts.len());

@@ -28,7 +28,7 @@
 //!
 //! "Lowest" compares ranks across suits, side suits before trumps, then clubs first.
 
-use super::{PlayPolicy, PlayView};
+use crate::policy::{PlayPolicy, PlayView};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SimRng;
 

@@ -9,8 +9,8 @@
 //! thread, changes no answer.
 
 use super::solved::{Goal, improves, layout, play};
-use super::worlds::Knowledge;
-use super::{PlayPolicy, PlayView, Spec, SpecError};
+use crate::eval::worlds::Knowledge;
+use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::cards::Card;
 use crate::rng::SimRng;
 use crate::rules::HAND_SIZE;

@@ -6,7 +6,8 @@
 //! after buying.
 
 use crate::cards::{Card, CardSet};
-use crate::game::{Call, DealState, auction_turn};
+use crate::game::{Call, DealState};
+use crate::policy::{auction_turn};
 use crate::policy::BidPolicy;
 use crate::rng::{SimRng, below};
 use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile};

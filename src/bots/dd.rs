@@ -6,7 +6,7 @@
 //! order: clubs first, then by rank), so play is deterministic.
 
 use super::solved::{Goal, improves, layout, play};
-use super::{PlayPolicy, PlayView};
+use crate::policy::{PlayPolicy, PlayView};
 use crate::cards::{Card, CardSet};
 use crate::rng::SimRng;
 use crate::solver::{one_per_run, with_thread_solver};

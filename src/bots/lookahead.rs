@@ -1,6 +1,6 @@
 //! `lookahead[:worlds=K,play=SPEC,others=SPEC]`: bids by evaluating its own hand.
 //!
-//! At its turn the seat runs the hand evaluator ([`crate::analysis::hand`]) on its hand: K
+//! At its turn the seat runs the hand evaluator ([`crate::eval::hand`]) on its hand: K
 //! worlds dealt from the cards it cannot see, kept when the earlier seats, bidding with
 //! `others` (default `threshold`), would have made the calls they made; each world played out
 //! once per bid by `play` (default `heuristic`; `dd` solves instead). It then calls the legal
@@ -10,8 +10,9 @@
 
 use rand_core::SeedableRng;
 
-use super::{BidPolicy, BidView, PlayPolicy, Spec, SpecError, bid_policy, play_policy};
-use crate::analysis::hand::{HandQuery, TooRare, is_dd_spec};
+use super::{bid_policy, play_policy};
+use crate::policy::{BidPolicy, BidView, PlayPolicy, Spec, SpecError};
+use crate::eval::hand::{HandQuery, TooRare, is_dd_spec};
 use crate::game::Call;
 use crate::rng::{SimRng, next_u64};
 use crate::rules::Profile;
@@ -86,7 +87,7 @@ impl BidPolicy for Lookahead {
             .iter()
             .filter(|b| b.ev > 0.0 && view.is_legal(Call::Bid(b.id)))
             .fold(
-                None::<&crate::analysis::hand::BidSummary>,
+                None::<&crate::eval::hand::BidSummary>,
                 |best, b| match best {
                     Some(x) if x.ev >= b.ev => Some(x),
                     _ => Some(b),

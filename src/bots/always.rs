@@ -2,7 +2,7 @@
 //!
 //! A baseline that plays every deal: the contract is always `BID` by the dealer's left.
 
-use super::{BidPolicy, BidView, Spec, SpecError};
+use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::game::Call;
 use crate::rng::SimRng;
 use crate::rules::{BidId, Profile};

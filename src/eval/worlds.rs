@@ -2,7 +2,7 @@
 //! knows: its own hand, the cards played, the hand sizes, the voids shown by failing to follow
 //! suit, cards it knows are out of play, and a peeked floater taken by the declarer.
 
-use super::PlayView;
+use crate::policy::PlayView;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::{SimRng, below};
 use crate::rules::MAX_PLAYERS;

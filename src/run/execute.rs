@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use super::Failure;
 use super::args::RunControl;
 use crate::report;
-use crate::sim::partial::{self, Identity, Partial, RawPartial};
+use crate::run::partial::{self, Identity, Partial, RawPartial};
 use crate::sim::{self, Block, Controls, Plan, Progress, RunError, RunState, Shard, Tally};
 
 /// Exit status after an interruption (128 + SIGINT, as shells report it).

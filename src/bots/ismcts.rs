@@ -10,11 +10,12 @@
 //! choice among untried cards come from the RNG the driver hands in, so runs are reproducible.
 
 use super::heuristic::Heuristic;
-use super::pass::Pass;
-use super::worlds::Knowledge;
-use super::{PlayPolicy, PlayView, Spec, SpecError};
+use crate::policy::Pass;
+use crate::eval::worlds::Knowledge;
+use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::cards::{Card, CardSet};
-use crate::game::{DealState, Phase, Uniform, play_out, trick_winner};
+use crate::game::{DealState, Phase, trick_winner};
+use crate::policy::{Uniform, play_out};
 use crate::rng::{SimRng, below};
 use crate::rules::MAX_PLAYERS;
 

@@ -7,11 +7,12 @@ use serde::{Deserialize, Serialize};
 use super::{
     Failure, FileSet, Finished, LongRun, Outputs, emit_bytes, run_and_render, thread_count,
 };
-use crate::analysis::hand::{self, HandQuery, HandTally};
+use crate::eval::hand::{self, HandQuery, HandTally};
 use crate::cli::args::HandArgs;
 use crate::cli::execute::Execution;
 use crate::game::Call;
-use crate::policy::{BidPolicy, PlayPolicy, bid_policy, play_policy};
+use crate::policy::{BidPolicy, PlayPolicy};
+use crate::bots::{bid_policy, play_policy};
 use crate::report;
 use crate::rules::{Profile, load_profile};
 

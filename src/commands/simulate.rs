@@ -13,7 +13,7 @@ use super::{
 use crate::analysis::simulate::{self, SimulateConfig, SimulateTally};
 use crate::cli::args::SimulateArgs;
 use crate::cli::execute::Execution;
-use crate::policy::{bid_policy, play_policy};
+use crate::bots::{bid_policy, play_policy};
 use crate::report;
 use crate::rules::{Profile, load_profile};
 

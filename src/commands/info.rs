@@ -8,8 +8,8 @@ use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, re
 use crate::analysis::solve;
 use crate::cards::{Suit, parse_deal};
 use crate::cli::args::{DealArgs, RulesAction, SolveArgs};
-use crate::game::Table;
-use crate::policy::{bid_policy, play_policy};
+use crate::policy::Table;
+use crate::bots::{bid_policy, play_policy};
 use crate::report::{self, DealRecord};
 use crate::rules::{self, BUILTIN, Profile, load_profile};
 

@@ -25,7 +25,7 @@ use super::args::{Cli, Command};
 use super::execute::Execution;
 use crate::report::{self, Meta, RunInfo};
 use crate::rules::Profile;
-use crate::sim::partial::Identity;
+use crate::run::partial::Identity;
 use crate::sim::{Block, Shard, Tally};
 
 /// Runs the parsed command line.
@@ -188,7 +188,7 @@ where
 
 /// The files the policies of `specs` read, with their digests (part of a job).
 fn input_files(specs: &[&str]) -> Result<std::collections::BTreeMap<String, String>, Failure> {
-    crate::policy::table::input_files(specs).map_err(Failure::input)
+    crate::bots::table::input_files(specs).map_err(Failure::input)
 }
 
 /// The identity of a run of `command` on `profile` with `job`'s arguments.

@@ -11,7 +11,7 @@
 use std::cmp::Reverse;
 
 use crate::cards::{CardSet, Rank, Suit};
-use crate::policy::threshold;
+use crate::policy::strength;
 
 /// How hands are grouped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,8 +51,8 @@ impl Scheme {
             Scheme::Exact => exact_class(hand),
             Scheme::Coarse => coarse_class(hand),
             Scheme::Strength => Class(
-                u64::from(threshold::strength(hand).0)
-                    | u64::from(threshold::misere_strength(hand)) << 8,
+                u64::from(strength::strength(hand).0)
+                    | u64::from(strength::misere_strength(hand)) << 8,
             ),
         }
     }

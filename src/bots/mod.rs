@@ -1,0 +1,89 @@
+//! Every policy napsim ships, and the registry that builds one from its spec.
+//!
+//! | spec | kind | what it does |
+//! | --- | --- | --- |
+//! | `pass` | bid | always passes |
+//! | `threshold[:BID=SCORE,...]` | bid | bids the highest legal bid whose hand-strength threshold the hand reaches ([`threshold`]) |
+//! | `always:bid=BID` | bid | eldest bids `BID`, everyone else passes: every deal is played |
+//! | `table:file=(FILE.csv)` | bid | bids from a `napsim bid-table --by exact` table: the legal bid with the highest positive expected units for its hand's class and seat, the threshold policy for classes the table lacks ([`table`]) |
+//! | `lookahead[:worlds=K,play=SPEC,others=SPEC]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units ([`lookahead`]) |
+//! | `random` | play | a uniformly random legal card |
+//! | `heuristic` | play | a documented rule set ([`heuristic`]) |
+//! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy ([`pimc`]) |
+//! | `ismcts[:iterations=K]` | play | information-set Monte Carlo tree search: K iterations, each on a layout of the hidden cards sampled from what the seat knows, heuristic rollouts; plays the most visited card ([`ismcts`]) |
+//! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, perfect play by every seat, a reference point ([`dd`]) |
+//!
+//!
+//! Each policy sees only its view ([`BidView`], [`PlayView`]) and draws randomness only from
+//! the RNG it is handed; `dd` alone holds the double-dummy capability
+//! ([`crate::policy::Information`]).
+
+pub mod always;
+pub mod dd;
+pub mod heuristic;
+pub mod ismcts;
+pub mod lookahead;
+pub mod pimc;
+mod solved;
+pub mod table;
+pub mod threshold;
+
+pub use table::input_files;
+
+use crate::policy::{BidPolicy, PlayPolicy, Spec, SpecError};
+use crate::rules::Profile;
+
+/// The bid policy names, for messages.
+pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead", "table"];
+/// The play policy names, for messages.
+pub const PLAY_POLICIES: &[&str] = &["random", "heuristic", "pimc", "ismcts", "dd"];
+
+/// Builds a bid policy from its spec for `profile`.
+pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, SpecError> {
+    let spec: Spec = text.parse()?;
+    Ok(match spec.name.as_str() {
+        "pass" => {
+            spec.check_keys(&[])?;
+            Box::new(crate::policy::Pass)
+        }
+        "threshold" => Box::new(threshold::Threshold::from_spec(&spec, profile)?),
+        "always" => Box::new(always::Always::from_spec(&spec, profile)?),
+        "lookahead" => Box::new(lookahead::Lookahead::from_spec(&spec, profile)?),
+        "table" => Box::new(table::TableBids::from_spec(&spec, profile)?),
+        _ => {
+            return Err(SpecError::UnknownName {
+                kind: "bid",
+                name: spec.name,
+                known: BID_POLICIES.join(", "),
+            });
+        }
+    })
+}
+
+/// Builds a play policy from its spec for `profile`.
+pub fn play_policy(text: &str, _profile: &Profile) -> Result<Box<dyn PlayPolicy>, SpecError> {
+    let spec: Spec = text.parse()?;
+    Ok(match spec.name.as_str() {
+        "random" => {
+            spec.check_keys(&[])?;
+            Box::new(crate::policy::RandomPlay)
+        }
+        "heuristic" => {
+            spec.check_keys(&[])?;
+            Box::new(heuristic::Heuristic)
+        }
+        "pimc" => Box::new(pimc::Pimc::from_spec(&spec)?),
+        "ismcts" => Box::new(ismcts::Ismcts::from_spec(&spec)?),
+        "dd" => {
+            spec.check_keys(&[])?;
+            Box::new(dd::DoubleDummy)
+        }
+        _ => {
+            return Err(SpecError::UnknownName {
+                kind: "play",
+                name: spec.name,
+                known: PLAY_POLICIES.join(", "),
+            });
+        }
+    })
+}

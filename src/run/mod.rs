@@ -1,0 +1,3 @@
+//! Long runs: partial files (shards and checkpoints) and the run identity.
+
+pub mod partial;
