@@ -8,10 +8,10 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use std::hint::black_box;
 
 use napsim::analysis::solve::random_hands;
+use napsim::bots::play_policy;
 use napsim::cards::{Card, CardSet};
 use napsim::game::{Call, DealState};
-use napsim::policy::{PlayView};
-use napsim::bots::{play_policy};
+use napsim::policy::PlayView;
 use napsim::rng::base_rng;
 use napsim::rules::Profile;
 use napsim::solver::{Opening, Solver, reset_thread_solver};

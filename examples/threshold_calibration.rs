@@ -7,10 +7,10 @@
 //!
 //! `cargo run --release --example threshold_calibration -- [DEALS] [PLAYERS]`
 
-use napsim::game::{DealState, Shuffler};
-use napsim::policy::{Table, run_deal};
-use napsim::policy::strength::strength;
 use napsim::bots::{bid_policy, play_policy};
+use napsim::game::{DealState, Shuffler};
+use napsim::policy::strength::strength;
+use napsim::policy::{Table, run_deal};
 use napsim::rng::block_streams;
 use napsim::rules::Profile;
 

@@ -28,11 +28,18 @@
 
 #![deny(missing_docs)]
 
+/// napsim's version, as run identities record it: parts of a run merge, and a checkpoint
+/// resumes, only under the same version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod analysis;
 pub mod bots;
 pub mod cards;
 pub mod cli;
+pub mod commands;
+pub mod error;
 pub mod eval;
+pub mod files;
 pub mod game;
 pub mod policy;
 pub mod report;

@@ -3,10 +3,10 @@
 mod common;
 use common::*;
 
+use napsim::bots::bid_policy;
 use napsim::cards::{CardSet, parse_hand};
 use napsim::game::{Call, DealState};
-use napsim::policy::{BidView};
-use napsim::bots::{bid_policy};
+use napsim::policy::BidView;
 use napsim::rng::base_rng;
 use napsim::rules::Profile;
 

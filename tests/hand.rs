@@ -1,16 +1,16 @@
 //! The hand evaluator against answers known exactly, and its invariants.
 
+use napsim::bots::{bid_policy, play_policy};
+use napsim::cards::{CardSet, parse_hand};
 use napsim::eval::hand::worlds::WorldDealer;
 use napsim::eval::hand::{HandQuery, HandTally, TooRare};
-use napsim::cards::{CardSet, parse_hand};
 use napsim::game::{Call, DealState};
-use napsim::policy::{Uniform, play_out, settle_contract};
 use napsim::policy::Pass;
 use napsim::policy::{BidPolicy, BidView, PlayPolicy};
-use napsim::bots::{bid_policy, play_policy};
+use napsim::policy::{Uniform, play_out, settle_contract};
 use napsim::rng::{base_rng, block_streams};
 use napsim::rules::Profile;
-use napsim::sim::Progress;
+use napsim::sim::Silent;
 
 /// Debug builds (the checked test profile) run a tenth of the worlds.
 fn scaled(n: u64) -> u64 {
@@ -25,7 +25,6 @@ struct Setup {
     profile: Profile,
     others: Box<dyn BidPolicy>,
     play: Box<dyn PlayPolicy>,
-    play_dd: bool,
 }
 
 impl Setup {
@@ -34,7 +33,6 @@ impl Setup {
         Setup {
             others: bid_policy("threshold", &profile).unwrap(),
             play: play_policy(play, &profile).unwrap(),
-            play_dd: play == "dd",
             profile,
         }
     }
@@ -54,7 +52,6 @@ impl Setup {
             after,
             others: self.others.as_ref(),
             play: self.play.as_ref(),
-            play_dd: self.play_dd,
             dd_column: true,
         }
     }
@@ -62,7 +59,7 @@ impl Setup {
 
 fn run(query: &HandQuery, worlds: u64, seed: u64) -> HandTally {
     query
-        .run(worlds, seed, 2, &Progress::hidden())
+        .run(worlds, seed, 2, &Silent)
         .unwrap()
         .expect("unconditioned worlds are never too rare")
 }
@@ -202,8 +199,8 @@ fn the_thread_count_changes_nothing() {
     let setup = Setup::new("heather-1875", "pimc:worlds=4");
     let after = [Call::Pass];
     let query = setup.query(4, 1, hand("AH KH 9H 7D 2C"), &after);
-    let one = query.run(200, 11, 1, &Progress::hidden()).unwrap();
-    let two = query.run(200, 11, 2, &Progress::hidden()).unwrap();
+    let one = query.run(200, 11, 1, &Silent).unwrap();
+    let two = query.run(200, 11, 2, &Silent).unwrap();
     assert_eq!(one, two);
     assert!(
         one.unwrap().drawn > 200,

@@ -7,18 +7,18 @@
 mod common;
 
 use napsim::analysis::bid_table::Scheme;
-use napsim::eval::hand::{parse_after, parse_hand_for};
 use napsim::analysis::replay::{
     Replay, ReplayError, ReplayExtras, parse_calls, parse_plays, replay,
 };
 use napsim::analysis::solve::parse_solve_deal;
 use napsim::analysis::tournament::parse_entrant;
+use napsim::bots::{bid_policy, play_policy};
 use napsim::cards::{Card, CardError, CardSet, Rank, Suit, parse_cards, parse_deal, parse_hand};
 use napsim::cli::{parse_count, parse_threads, parse_whole};
+use napsim::eval::hand::{parse_after, parse_hand_for};
 use napsim::game::{Call, DealState, Phase, Shuffler};
-use napsim::policy::{Table, run_deal};
 use napsim::policy::{Spec, SpecError};
-use napsim::bots::{bid_policy, play_policy};
+use napsim::policy::{Table, run_deal};
 use napsim::rng::block_streams;
 use napsim::rules::{BUILTIN, HAND_SIZE, MAX_PLAYERS, Profile, RuleSet, RulesError};
 use proptest::prelude::*;

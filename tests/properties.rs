@@ -1,10 +1,10 @@
 //! Property tests of the engine's invariants over random seeds, table sizes and policies.
 
+use napsim::bots::{bid_policy, play_policy};
 use napsim::cards::{Card, CardSet, Rank, Suit, parse_cards};
 use napsim::game::{DealState, Phase, Shuffler, play_session};
+use napsim::policy::Spec;
 use napsim::policy::{Table, run_deal};
-use napsim::policy::{Spec};
-use napsim::bots::{bid_policy, play_policy};
 use napsim::rng::block_streams;
 use napsim::rules::{BUILTIN, Profile};
 use proptest::prelude::*;

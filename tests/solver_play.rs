@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use napsim::cards::{Card, CardSet, Suit};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use napsim::game::{DealState, Shuffler};
-use napsim::policy::{Table, run_deal};
-use napsim::eval::worlds::Knowledge;
-use napsim::policy::{PlayPolicy, PlayView};
 use napsim::bots::{bid_policy, play_policy};
+use napsim::eval::worlds::Knowledge;
+use napsim::game::{DealState, Shuffler};
+use napsim::policy::{PlayPolicy, PlayView};
+use napsim::policy::{Table, run_deal};
 use napsim::rng::{SimRng, base_rng, block_streams};
 use napsim::rules::Profile;
 use napsim::solver::{Opening, Solver};
@@ -88,7 +88,7 @@ struct Checking {
 
 impl PlayPolicy for Checking {
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
-        let truth = view.all_hands_cheat();
+        let truth = view.all_hands(napsim::bots::dd::DoubleDummy.sees_all_hands().unwrap());
         let knowledge = Knowledge::of(view);
         for _ in 0..5 {
             let world = knowledge.sample(rng);

@@ -3,9 +3,11 @@
 mod common;
 use common::*;
 
-use napsim::analysis::tournament::{TournamentConfig, parse_entrant, rows, tournament};
+use napsim::analysis::tournament::{
+    BLOCK_SIZE, TournamentConfig, parse_entrant, rows, tournament_block,
+};
 use napsim::rules::{BUILTIN, Profile};
-use napsim::sim::Progress;
+use napsim::sim::{Plan, Silent, run};
 use proptest::prelude::*;
 
 proptest! {
@@ -22,7 +24,7 @@ proptest! {
                 .unwrap(),
         ];
         let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate };
-        let tally = tournament(&config, 1, &Progress::hidden()).unwrap();
+        let tally = run(Plan { total: config.sets, block_size: BLOCK_SIZE, seed: config.seed }, 1, &Silent, |b| tournament_block(&config, b)).unwrap();
         // Balances sum to minus what the sessions left in the kitty.
         prop_assert_eq!(tally.balance_total + tally.kitty_total, 0);
         let (rows, pairs) = rows(&tally, &config);

@@ -1,20 +1,25 @@
 //! `simulate`: play many complete deals and tally, per bid, how often it was declared and made
 //! and what it earned the declarer.
 
-use serde::Serialize;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 use std::any::Any;
 
-use crate::game::{DealState, Shuffler};
-use crate::policy::{Seats, Uniform, run_deal};
 use crate::bots::always::Always;
 use crate::bots::heuristic::Heuristic;
+use crate::bots::threshold::Threshold;
+use crate::bots::{bid_policy, input_files, play_policy};
+use crate::error::Error;
+use crate::game::{DealState, Shuffler};
 use crate::policy::Pass;
 use crate::policy::RandomPlay;
-use crate::bots::threshold::Threshold;
 use crate::policy::{BidPolicy, PlayPolicy};
+use crate::policy::{Seats, Uniform, run_deal};
 use crate::rules::Profile;
-use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+use crate::run::LongCommand;
+use crate::sim::{Block, Tally};
 use crate::stats::{mean_se, wilson95};
 
 /// Deals per block. Part of the determinism contract: changing it changes the results.
@@ -175,20 +180,82 @@ fn block_loop<T: Seats>(config: &SimulateConfig, seats: &T, mut block: Block) ->
     tally
 }
 
-/// Runs the whole simulation on `threads` threads.
-pub fn simulate(
-    config: &SimulateConfig,
-    threads: usize,
-    progress: &Progress,
-) -> Result<SimulateTally, PoolError> {
-    let plan = Plan {
-        total: config.deals,
-        block_size: BLOCK_SIZE,
-        seed: config.seed,
-    };
-    sim::run(plan, threads, progress, |block| {
-        simulate_block(config, block)
-    })
+/// The arguments that decide a simulation's output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimulateJob {
+    /// Table size.
+    pub players: usize,
+    /// Deals to play.
+    pub deals: u64,
+    /// Every seat's bid policy (a spec).
+    pub bid: String,
+    /// Every seat's play policy (a spec).
+    pub play: String,
+    /// Files the policies read (`table:file=`), with a digest of each
+    /// ([`crate::bots::input_files`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_files: BTreeMap<String, String>,
+}
+
+/// `napsim simulate`, prepared: the policies built.
+pub struct Simulate {
+    profile: Profile,
+    job: SimulateJob,
+    bid: Box<dyn BidPolicy>,
+    play: Box<dyn PlayPolicy>,
+}
+
+impl Simulate {
+    /// The simulation's configuration with `seed`.
+    pub fn config(&self, seed: u64) -> SimulateConfig<'_> {
+        SimulateConfig {
+            profile: &self.profile,
+            players: self.job.players,
+            deals: self.job.deals,
+            seed,
+            bid: self.bid.as_ref(),
+            play: self.play.as_ref(),
+        }
+    }
+}
+
+impl LongCommand for Simulate {
+    const NAME: &'static str = "simulate";
+    const UNIT: &'static str = "deals";
+    const BLOCK_SIZE: u64 = BLOCK_SIZE;
+    type Job = SimulateJob;
+    type Tally = SimulateTally;
+
+    fn prepare(profile: &Profile, mut job: SimulateJob) -> Result<Simulate, Error> {
+        profile.check_players(job.players)?;
+        let bid = bid_policy(&job.bid, profile)?;
+        let play = play_policy(&job.play, profile)?;
+        if job.input_files.is_empty() {
+            job.input_files = input_files(&[&job.bid, &job.play]).map_err(Error::input)?;
+        }
+        Ok(Simulate {
+            bid,
+            play,
+            profile: profile.clone(),
+            job,
+        })
+    }
+
+    fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    fn job(&self) -> &SimulateJob {
+        &self.job
+    }
+
+    fn units(&self) -> u64 {
+        self.job.deals
+    }
+
+    fn block(&self, seed: u64, block: Block) -> SimulateTally {
+        simulate_block(&self.config(seed), block)
+    }
 }
 
 /// One CSV row of `napsim simulate`: one bid of the profile.

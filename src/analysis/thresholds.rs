@@ -10,8 +10,100 @@
 
 use std::collections::BTreeMap;
 
-use super::bid_table::{BidTableTally, Scheme};
+use serde::{Deserialize, Serialize};
+
+use super::bid_table::{self, BidTableConfig, BidTableTally, Scheme, bid_table_block};
+use crate::bots::{bid_policy, input_files, play_policy};
+use crate::error::Error;
+use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rules::Profile;
+use crate::run::LongCommand;
+use crate::sim::Block;
+
+/// The arguments that decide a threshold sweep's output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThresholdsJob {
+    /// Table size.
+    pub players: usize,
+    /// Deals to play.
+    pub deals: u64,
+    /// The play policy of every seat (a spec).
+    pub play: String,
+    /// The seat swept, 0 for eldest.
+    pub seat: usize,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_files: BTreeMap<String, String>,
+}
+
+/// `napsim thresholds`, prepared: a strength-class bid table with no double-dummy column.
+pub struct Thresholds {
+    profile: Profile,
+    job: ThresholdsJob,
+    play: Box<dyn PlayPolicy>,
+    opener: Box<dyn BidPolicy>,
+}
+
+impl Thresholds {
+    /// The sweep's table with `seed`: strength classes, no double-dummy column.
+    pub fn config(&self, seed: u64) -> BidTableConfig<'_> {
+        BidTableConfig {
+            profile: &self.profile,
+            players: self.job.players,
+            deals: self.job.deals,
+            seed,
+            play: self.play.as_ref(),
+            dd_deals: 0,
+            scheme: Scheme::Strength,
+            opener: self.opener.as_ref(),
+        }
+    }
+}
+
+impl LongCommand for Thresholds {
+    const NAME: &'static str = "thresholds";
+    const UNIT: &'static str = "deals";
+    const BLOCK_SIZE: u64 = bid_table::BLOCK_SIZE;
+    type Job = ThresholdsJob;
+    type Tally = BidTableTally;
+
+    fn prepare(profile: &Profile, mut job: ThresholdsJob) -> Result<Thresholds, Error> {
+        profile.check_players(job.players)?;
+        if job.seat >= job.players {
+            return Err(Error::input(format!(
+                "--seat {} is not a position in the auction: 0 (eldest) to {}",
+                job.seat,
+                job.players - 1
+            )));
+        }
+        let play = play_policy(&job.play, profile)?;
+        if job.input_files.is_empty() {
+            job.input_files = input_files(&[&job.play]).map_err(Error::input)?;
+        }
+        Ok(Thresholds {
+            play,
+            opener: bid_policy("threshold", profile)?,
+            profile: profile.clone(),
+            job,
+        })
+    }
+
+    fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    fn job(&self) -> &ThresholdsJob {
+        &self.job
+    }
+
+    fn units(&self) -> u64 {
+        self.job.deals
+    }
+
+    fn block(&self, seed: u64, block: Block) -> BidTableTally {
+        bid_table_block(&self.config(seed), block)
+    }
+}
 
 /// One row: a bid and a threshold value.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

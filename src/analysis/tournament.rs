@@ -23,13 +23,19 @@
 //! every set), its sum of squares, the same for win shares (in 420ths), the paired differences of
 //! every two entrants scaled to integers, and per bid how often the entrant declared and made it.
 
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bots::{bid_policy, input_files, play_policy};
+use crate::error::Error;
 use crate::game::{Shuffler, play_session};
-use crate::policy::{Table, run_deal};
 use crate::policy::{BidPolicy, PlayPolicy};
-use crate::bots::{bid_policy, play_policy};
+use crate::policy::{Table, run_deal};
 use crate::rng::SimRng;
 use crate::rules::{MAX_PLAYERS, Profile};
-use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+use crate::run::LongCommand;
+use crate::sim::{Block, Tally};
 
 /// Card sets per block. Part of the determinism contract: changing it changes the results.
 pub const BLOCK_SIZE: u64 = 64;
@@ -305,20 +311,111 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
     tally
 }
 
-/// Plays the whole tournament on `threads` threads.
-pub fn tournament(
-    config: &TournamentConfig,
-    threads: usize,
-    progress: &Progress,
-) -> Result<TournamentTally, PoolError> {
-    let plan = Plan {
-        total: config.sets,
-        block_size: BLOCK_SIZE,
-        seed: config.seed,
-    };
-    sim::run(plan, threads, progress, |block| {
-        tournament_block(config, block)
-    })
+/// The arguments that decide a tournament's outputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentJob {
+    /// Table size.
+    pub players: usize,
+    /// The entrants, `NAME=BID/PLAY`, as given.
+    pub entrants: Vec<String>,
+    /// Card sets (sessions) to play.
+    pub sessions: u64,
+    /// Whether each card set is replayed with the entrants rotated through the seats.
+    pub duplicate: bool,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_files: BTreeMap<String, String>,
+}
+
+/// `napsim tournament`, prepared: the entrants parsed and checked.
+pub struct Tournament {
+    profile: Profile,
+    job: TournamentJob,
+    entrants: Vec<Entrant>,
+}
+
+impl Tournament {
+    /// The entrants.
+    pub fn entrants(&self) -> &[Entrant] {
+        &self.entrants
+    }
+
+    /// The tournament's configuration with `seed`.
+    pub fn config(&self, seed: u64) -> TournamentConfig<'_> {
+        TournamentConfig {
+            profile: &self.profile,
+            players: self.job.players,
+            entrants: &self.entrants,
+            sets: self.job.sessions,
+            seed,
+            duplicate: self.job.duplicate,
+        }
+    }
+}
+
+/// Parses and checks the entrants of `job`: two to one per seat, distinct names.
+pub fn parse_entrants(profile: &Profile, job: &TournamentJob) -> Result<Vec<Entrant>, Error> {
+    profile.check_players(job.players)?;
+    let entrants = job
+        .entrants
+        .iter()
+        .map(|text| parse_entrant(text, profile))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Error::input)?;
+    if entrants.len() < 2 || entrants.len() > job.players {
+        return Err(Error::input(format!(
+            "a tournament needs 2 to {} entrants at {} players; {} given",
+            job.players,
+            job.players,
+            entrants.len()
+        )));
+    }
+    for (i, e) in entrants.iter().enumerate() {
+        if entrants[..i].iter().any(|o| o.name == e.name) {
+            return Err(Error::input(format!("two entrants are named '{}'", e.name)));
+        }
+    }
+    Ok(entrants)
+}
+
+impl LongCommand for Tournament {
+    const NAME: &'static str = "tournament";
+    const UNIT: &'static str = "card sets";
+    const BLOCK_SIZE: u64 = BLOCK_SIZE;
+    type Job = TournamentJob;
+    type Tally = TournamentTally;
+
+    fn prepare(profile: &Profile, mut job: TournamentJob) -> Result<Tournament, Error> {
+        let entrants = parse_entrants(profile, &job)?;
+        if job.input_files.is_empty() {
+            let specs: Vec<&str> = entrants
+                .iter()
+                .flat_map(|e| [e.bid_spec.as_str(), e.play_spec.as_str()])
+                .collect();
+            job.input_files = input_files(&specs).map_err(Error::input)?;
+        }
+        Ok(Tournament {
+            entrants,
+            profile: profile.clone(),
+            job,
+        })
+    }
+
+    fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    fn job(&self) -> &TournamentJob {
+        &self.job
+    }
+
+    fn units(&self) -> u64 {
+        self.job.sessions
+    }
+
+    fn block(&self, seed: u64, block: Block) -> TournamentTally {
+        tournament_block(&self.config(seed), block)
+    }
 }
 
 /// Mean and standard error of `x / scale` over `n` samples, from the sums of `x` and `x^2`.

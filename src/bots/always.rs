@@ -2,8 +2,8 @@
 //!
 //! A baseline that plays every deal: the contract is always `BID` by the dealer's left.
 
-use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::game::Call;
+use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::rng::SimRng;
 use crate::rules::{BidId, Profile};
 

@@ -1,13 +1,13 @@
 //! `dd`: double-dummy play, **a cheat** that sees every hand.
 //!
 //! Every seat plays the card that is best with all cards visible: the declarer the one that
-//! maximises its tricks (minimises them in a misère), a defender the reverse. This is the
-//! reference upper bound for card play, not a fair player. Ties go to the lowest card (bit
+//! maximises its tricks (minimises them in a misère), a defender the reverse. This is a
+//! reference point (perfect play by every seat, with every card in view), not a fair player. Ties go to the lowest card (bit
 //! order: clubs first, then by rank), so play is deterministic.
 
 use super::solved::{Goal, improves, layout, play};
-use crate::policy::{PlayPolicy, PlayView};
 use crate::cards::{Card, CardSet};
+use crate::policy::{PlayPolicy, PlayView, SeeAllHands};
 use crate::rng::SimRng;
 use crate::solver::{one_per_run, with_thread_solver};
 
@@ -15,9 +15,16 @@ use crate::solver::{one_per_run, with_thread_solver};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DoubleDummy;
 
+/// The capability `dd` holds: the one grant in the crate.
+static SEES_ALL: SeeAllHands = SeeAllHands::grant();
+
 impl PlayPolicy for DoubleDummy {
+    fn sees_all_hands(&self) -> Option<&SeeAllHands> {
+        Some(&SEES_ALL)
+    }
+
     fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
-        let hands = view.all_hands_cheat();
+        let hands = view.all_hands(&SEES_ALL);
         let held = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);
         let live = held
             | view

@@ -28,8 +28,8 @@
 //!
 //! "Lowest" compares ranks across suits, side suits before trumps, then clubs first.
 
-use crate::policy::{PlayPolicy, PlayView};
 use crate::cards::{Card, CardSet, Suit};
+use crate::policy::{PlayPolicy, PlayView};
 use crate::rng::SimRng;
 
 /// The rule-based player described in the module documentation.

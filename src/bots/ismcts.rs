@@ -10,11 +10,11 @@
 //! choice among untried cards come from the RNG the driver hands in, so runs are reproducible.
 
 use super::heuristic::Heuristic;
-use crate::policy::Pass;
-use crate::eval::worlds::Knowledge;
-use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::cards::{Card, CardSet};
+use crate::eval::worlds::Knowledge;
 use crate::game::{DealState, Phase, trick_winner};
+use crate::policy::Pass;
+use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::policy::{Uniform, play_out};
 use crate::rng::{SimRng, below};
 use crate::rules::MAX_PLAYERS;

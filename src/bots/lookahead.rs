@@ -11,9 +11,9 @@
 use rand_core::SeedableRng;
 
 use super::{bid_policy, play_policy};
-use crate::policy::{BidPolicy, BidView, PlayPolicy, Spec, SpecError};
-use crate::eval::hand::{HandQuery, TooRare, is_dd_spec};
+use crate::eval::hand::{HandQuery, TooRare};
 use crate::game::Call;
+use crate::policy::{BidPolicy, BidView, PlayPolicy, Spec, SpecError};
 use crate::rng::{SimRng, next_u64};
 use crate::rules::Profile;
 
@@ -27,7 +27,6 @@ const MAX_DRAWS: u64 = 1_000;
 pub struct Lookahead {
     worlds: u64,
     play: Box<dyn PlayPolicy>,
-    play_dd: bool,
     others: Box<dyn BidPolicy>,
 }
 
@@ -53,7 +52,6 @@ impl Lookahead {
         Ok(Lookahead {
             worlds,
             play: play_policy(play_spec, profile)?,
-            play_dd: is_dd_spec(play_spec),
             others: bid_policy(others_spec, profile)?,
         })
     }
@@ -69,7 +67,6 @@ impl BidPolicy for Lookahead {
             after: view.calls(),
             others: self.others.as_ref(),
             play: self.play.as_ref(),
-            play_dd: self.play_dd,
             dd_column: false,
         };
         let mut deal_rng = SimRng::seed_from_u64(next_u64(rng));

@@ -9,9 +9,9 @@
 //! thread, changes no answer.
 
 use super::solved::{Goal, improves, layout, play};
+use crate::cards::Card;
 use crate::eval::worlds::Knowledge;
 use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
-use crate::cards::Card;
 use crate::rng::SimRng;
 use crate::rules::HAND_SIZE;
 use crate::solver::{Position, one_per_run, with_thread_solver};

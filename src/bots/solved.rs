@@ -1,8 +1,8 @@
 //! What the policies that play by solving positions (`dd`, `pimc`) share: the position a
 //! candidate card leads to in a given layout of the hands, and what the contract needs.
 
-use crate::policy::PlayView;
 use crate::cards::{Card, CardSet, Suit};
+use crate::policy::PlayView;
 use crate::rules::{MAX_PLAYERS, TrumpRule};
 use crate::solver::{Position, Solver};
 

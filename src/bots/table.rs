@@ -8,9 +8,9 @@
 use std::collections::HashMap;
 
 use super::threshold::Threshold;
-use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::eval::classes::Scheme;
 use crate::game::Call;
+use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::rng::SimRng;
 use crate::rules::{BidId, Profile};
 
@@ -134,7 +134,7 @@ pub fn input_files(specs: &[&str]) -> Result<std::collections::BTreeMap<String, 
             let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {file}: {e}"))?;
             Ok((
                 file,
-                format!("fnv1a64:{:016x}", crate::run::partial::fnv1a64(&bytes)),
+                format!("fnv1a64:{:016x}", crate::files::fnv1a64(&bytes)),
             ))
         })
         .collect()

@@ -12,9 +12,9 @@
 //! pays only 5 against Four's 4).
 
 use crate::cards::CardSet;
+use crate::game::Call;
 use crate::policy::strength::{best_five, misere_strength, strength};
 use crate::policy::{BidPolicy, BidView, Spec, SpecError};
-use crate::game::Call;
 use crate::rng::SimRng;
 use crate::rules::{BidId, BidKind, Profile};
 

@@ -1,61 +1,45 @@
-//! The `napsim` command line: argument parsing and dispatch to the library. No game logic.
+//! The `napsim` command line: clap definitions ([`args`]), turning arguments into the library's
+//! jobs ([`crate::commands`]), writing what they return, and errors into exit codes. No game,
+//! run or report logic.
 //!
-//! Exit codes: 0 success, 1 runtime failure (I/O), 2 bad input or usage.
+//! Exit codes: 0 success, 1 runtime failure (I/O), 2 bad input or usage, 130 interrupted.
 
 mod args;
-#[path = "../commands/mod.rs"]
-mod commands;
-#[path = "../run/execute.rs"]
-mod execute;
 
 pub use args::{Cli, Command, parse_count, parse_threads, parse_whole};
 
 use std::ffi::OsString;
-use std::fmt;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
 
-/// A failure to report: the exit code and the one-line message.
-#[derive(Debug)]
-pub struct Failure {
-    /// 1 for runtime failures, 2 for bad input.
-    pub code: i32,
-    /// The message, without the `error: ` prefix.
-    pub message: String,
-}
+use crate::analysis::bid_table::{BidTable, BidTableJob};
+use crate::analysis::hand::{Hand, HandJob};
+use crate::analysis::simulate::{Simulate, SimulateJob};
+use crate::analysis::thresholds::{Thresholds, ThresholdsJob};
+use crate::analysis::tournament::{Tournament, TournamentJob};
+use crate::commands::{self, DealJob, LongRun, Outputs, Render, SolveJob};
+use crate::error::Error;
+use crate::report::{Rendered, TerminalProgress, say};
+use crate::rules::{self, Profile, load_profile};
+use crate::run::Controls;
+use args::{RulesAction, RunControl};
 
-impl Failure {
-    /// Bad input or usage: exit 2.
-    pub fn input(message: impl fmt::Display) -> Failure {
-        Failure {
-            code: 2,
-            message: message.to_string(),
-        }
+/// Exit status after an interruption (128 + SIGINT, as shells report it).
+pub const INTERRUPTED: i32 = 130;
+
+/// The exit status for `error`: the one place kinds of error become numbers.
+fn exit_code(error: &Error) -> i32 {
+    match error {
+        Error::Runtime(_) | Error::Unwritable(_) => 1,
+        Error::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Error::Stdout(_) => 1,
+        Error::Interrupted(_) => INTERRUPTED,
+        Error::Input(_) | Error::Rules(_) | Error::Cards(_) | Error::Spec(_) => 2,
     }
-
-    /// A runtime failure such as I/O: exit 1.
-    pub fn runtime(message: impl fmt::Display) -> Failure {
-        Failure {
-            code: 1,
-            message: message.to_string(),
-        }
-    }
 }
-
-macro_rules! input_errors {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Failure {
-            fn from(e: $t) -> Failure {
-                Failure::input(e)
-            }
-        }
-    )*};
-}
-input_errors!(
-    crate::rules::RulesError,
-    crate::cards::CardError,
-    crate::policy::SpecError
-);
 
 /// Runs napsim with `args` (the program name first) and returns the exit code. Errors are
 /// printed to stderr as one `error: ...` line.
@@ -68,12 +52,260 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
             return code;
         }
     };
-    match commands::run(cli) {
+    match run(cli) {
         Ok(()) => 0,
-        Err(f) if f.code == 0 => 0,
-        Err(f) => {
-            eprintln!("error: {}", f.message);
-            f.code
+        Err(e) => {
+            let code = exit_code(&e);
+            if code != 0 {
+                say(&format!("error: {e}"));
+            }
+            code
         }
     }
+}
+
+/// Runs the parsed command line.
+fn run(cli: Cli) -> Result<(), Error> {
+    let rules = cli.rules.as_str();
+    match cli.command {
+        Command::Rules { action } => emit(
+            match action {
+                RulesAction::List => commands::rules_list()?,
+                RulesAction::Show { name } => {
+                    commands::rules_show(name.as_deref().unwrap_or(rules))?
+                }
+            }
+            .as_bytes(),
+        ),
+        Command::Deal(a) => {
+            let job = DealJob {
+                players: a.players,
+                seed: a.seed,
+                count: a.count,
+                dealer: a.dealer,
+                hands: a.hands,
+                calls: a.calls,
+                plays: a.plays,
+                kitty: a.kitty,
+                floater: a.floater,
+                peeks: a.peeks,
+                discard: a.discard,
+                trump: a.trump,
+                buy: a.buy,
+                spare: a.spare,
+                keep: a.keep,
+                bid: a.policies.bid,
+                play: a.policies.play,
+                json: a.json,
+            };
+            commands::deal(rules, &job, fresh_seed, &mut std::io::stdout().lock())
+        }
+        Command::Solve(a) => {
+            let job = SolveJob {
+                deal: a.deal,
+                random: a.random,
+                players: a.players,
+                seed: a.seed,
+                misere: a.misere,
+                bid: a.bid,
+                trump: a.trump,
+                json: a.json,
+            };
+            emit(commands::solve(rules, &job, fresh_seed)?.as_bytes())
+        }
+        Command::Simulate(a) => {
+            let profile = load_profile(rules)?;
+            let job = SimulateJob {
+                players: a.players,
+                deals: a.deals,
+                input_files: Default::default(),
+                bid: a.policies.bid,
+                play: a.policies.play,
+            };
+            let outputs = Outputs {
+                out: a.out,
+                ..Outputs::default()
+            };
+            long::<Simulate>(
+                &profile, job, a.seed, a.threads, a.quiet, &a.control, outputs,
+            )
+        }
+        Command::Hand(a) => {
+            let profile = load_profile(rules)?;
+            let job = HandJob {
+                hand: a.hand,
+                players: a.players,
+                seat: a.seat,
+                worlds: a.worlds,
+                after: a
+                    .after
+                    .as_deref()
+                    .map_or(Vec::new(), |t| t.split(',').map(String::from).collect()),
+                dd: !a.no_dd,
+                format: if a.json {
+                    "json"
+                } else if a.csv {
+                    "csv"
+                } else {
+                    "text"
+                }
+                .to_string(),
+                input_files: Default::default(),
+                play: a.play,
+                others_bid: a.others_bid,
+            };
+            let outputs = Outputs {
+                out: a.out,
+                ..Outputs::default()
+            };
+            long::<Hand>(
+                &profile, job, a.seed, a.threads, a.quiet, &a.control, outputs,
+            )
+        }
+        Command::BidTable(a) => {
+            let profile = load_profile(rules)?;
+            let deals = a.run.deals;
+            let job = BidTableJob {
+                players: a.run.players,
+                deals,
+                by: a.by,
+                dd_deals: a.dd_deals.unwrap_or(deals).min(deals),
+                min_hands: a.min_hands,
+                input_files: Default::default(),
+                play: a.run.play.clone(),
+            };
+            let outputs = Outputs {
+                out: a.out,
+                markdown: a.markdown,
+                plot: a.plot,
+                ..Outputs::default()
+            };
+            let r = &a.run;
+            long::<BidTable>(
+                &profile, job, r.seed, r.threads, a.quiet, &r.control, outputs,
+            )
+        }
+        Command::Thresholds(a) => {
+            let profile = load_profile(rules)?;
+            let job = ThresholdsJob {
+                players: a.run.players,
+                deals: a.run.deals,
+                seat: a.seat,
+                input_files: Default::default(),
+                play: a.run.play.clone(),
+            };
+            let outputs = Outputs {
+                out: a.out,
+                ..Outputs::default()
+            };
+            let r = &a.run;
+            long::<Thresholds>(
+                &profile, job, r.seed, r.threads, a.quiet, &r.control, outputs,
+            )
+        }
+        Command::Tournament(a) => {
+            let profile = load_profile(rules)?;
+            let job = TournamentJob {
+                players: a.players,
+                entrants: a.entrants,
+                sessions: a.sessions,
+                duplicate: !a.no_duplicate,
+                input_files: Default::default(),
+            };
+            let outputs = Outputs {
+                out: a.out,
+                pairs: a.pairs,
+                markdown: a.markdown,
+                ..Outputs::default()
+            };
+            long::<Tournament>(
+                &profile, job, a.seed, a.threads, a.quiet, &a.control, outputs,
+            )
+        }
+        Command::Merge(a) => {
+            // The profile comes from the parts; a --rules other than the default must match it.
+            let expected = (rules != rules::DEFAULT_PROFILE).then_some(rules);
+            let outputs = Outputs {
+                out: a.out,
+                pairs: a.pairs,
+                markdown: a.markdown,
+                plot: a.plot,
+            };
+            deliver(commands::merge(&a.parts, expected, outputs)?)
+        }
+    }
+}
+
+/// Runs a long command under the user's controls, stopping cleanly on SIGINT or SIGTERM.
+fn long<C: Render>(
+    profile: &Profile,
+    job: C::Job,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    quiet: bool,
+    control: &RunControl,
+    outputs: Outputs,
+) -> Result<(), Error> {
+    let mut controls = Controls {
+        shard: control.shard,
+        checkpoint: control.checkpoint.clone(),
+        resume: control.resume.clone(),
+        checkpoint_every: control.checkpoint_every,
+        stop: stop_on_signals()?,
+        ..Controls::default()
+    };
+    if let Some(threads) = threads {
+        controls.threads = threads;
+    }
+    let progress = TerminalProgress::new(quiet);
+    let run = LongRun {
+        seed,
+        controls: &controls,
+        outputs,
+        progress: &progress,
+    };
+    deliver(commands::run_long::<C>(profile, job, run, fresh_seed)?)
+}
+
+/// A flag that the first SIGINT or SIGTERM sets; a second one, while the run is still
+/// stopping, exits at once.
+fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The shutdown must be registered first: it acts only once the flag is set.
+        signal_hook::flag::register_conditional_shutdown(signal, INTERRUPTED, Arc::clone(&stop))
+            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&stop)))
+            .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
+    }
+    Ok(stop)
+}
+
+/// Writes a command's files, then its stderr and stdout.
+fn deliver(rendered: Rendered) -> Result<(), Error> {
+    rendered
+        .write_files()
+        .map_err(|(path, e)| Error::runtime(format!("cannot write {}: {e}", path.display())))?;
+    if !rendered.stderr.is_empty() {
+        let _ = std::io::stderr()
+            .lock()
+            .write_all(rendered.stderr.as_bytes());
+    }
+    emit(&rendered.stdout)
+}
+
+/// Writes `bytes` to stdout.
+fn emit(bytes: &[u8]) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(Error::Stdout)
+}
+
+/// A fresh seed, said on stderr so the run can be repeated.
+fn fresh_seed() -> u64 {
+    let seed = rand::random::<u64>();
+    say(&format!(
+        "seed: {seed} (pass --seed {seed} to repeat this run)"
+    ));
+    seed
 }

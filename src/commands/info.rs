@@ -2,46 +2,93 @@
 
 use std::io::Write;
 
-use super::{Failure, emit, resolve_seed, stdout_failure};
 use crate::analysis::deals::{DealsConfig, play_deals};
 use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, replay};
 use crate::analysis::solve;
-use crate::cards::{Suit, parse_deal};
-use crate::cli::args::{DealArgs, RulesAction, SolveArgs};
-use crate::policy::Table;
 use crate::bots::{bid_policy, play_policy};
+use crate::cards::{Suit, parse_deal};
+use crate::error::Error;
+use crate::policy::Table;
 use crate::report::{self, DealRecord};
 use crate::rules::{self, BUILTIN, Profile, load_profile};
 
-pub(super) fn rules_command(action: RulesAction, rules_arg: &str) -> Result<(), Failure> {
-    match action {
-        RulesAction::List => {
-            let mut text = String::new();
-            for (name, _) in BUILTIN {
-                let profile = Profile::builtin(name)?;
-                let default = if *name == rules::DEFAULT_PROFILE {
-                    " (default)"
-                } else {
-                    ""
-                };
-                text += &format!("{name:<16} {}{default}\n", profile.description());
-            }
-            emit(&text)
-        }
-        RulesAction::Show { name } => {
-            let profile = load_profile(name.as_deref().unwrap_or(rules_arg))?;
-            emit(profile.toml())
-        }
+/// `napsim rules list`: one line per built-in profile, the default marked.
+pub fn rules_list() -> Result<String, Error> {
+    let mut text = String::new();
+    for (name, _) in BUILTIN {
+        let profile = Profile::builtin(name)?;
+        let default = if *name == rules::DEFAULT_PROFILE {
+            " (default)"
+        } else {
+            ""
+        };
+        text += &format!("{name:<16} {}{default}\n", profile.description());
     }
+    Ok(text)
 }
 
-pub(super) fn deal_command(rules_arg: &str, args: DealArgs) -> Result<(), Failure> {
-    let profile = load_profile(rules_arg)?;
+/// `napsim rules show`: the TOML of the profile `rules` names.
+pub fn rules_show(rules: &str) -> Result<String, Error> {
+    Ok(load_profile(rules)?.toml().to_string())
+}
+
+/// What `napsim deal` plays: a sequence of deals by the policies, or the replay of one real
+/// game.
+#[derive(Clone, Debug, Default)]
+pub struct DealJob {
+    /// Table size.
+    pub players: usize,
+    /// The seed given, if any.
+    pub seed: Option<u64>,
+    /// Number of deals, one continuous sequence with the deal passing left.
+    pub count: u64,
+    /// The first dealer's seat (drawn at random when omitted).
+    pub dealer: Option<usize>,
+    /// Fixed hands for every deal, `h0/h1/...`.
+    pub hands: Option<String>,
+    /// Replay: every seat's call in speaking order; with it, the other replay fields apply.
+    pub calls: Option<String>,
+    /// Replay: every card played, in order.
+    pub plays: Option<String>,
+    /// Replay, kitty profiles: the kitty before the deal.
+    pub kitty: i64,
+    /// Replay, Peep Nap: the floater.
+    pub floater: Option<String>,
+    /// Replay, Peep Nap: the seats that paid to look at the floater (`1,3`).
+    pub peeks: Option<String>,
+    /// Replay, Peep Nap: the card the declarer of a bid with the floater discarded.
+    pub discard: Option<String>,
+    /// Replay: the trump suit the declarer named.
+    pub trump: Option<String>,
+    /// Replay, Purchase Nap: the purchases, `SEAT:GIVEN>RECEIVED`.
+    pub buy: Vec<String>,
+    /// Replay, Sir Garnet: the spare hand.
+    pub spare: Option<String>,
+    /// Replay, Sir Garnet: the five cards the taker of the spare hand kept.
+    pub keep: Option<String>,
+    /// Every seat's bid policy (a spec).
+    pub bid: String,
+    /// Every seat's play policy (a spec).
+    pub play: String,
+    /// One JSON record per deal instead of the narration.
+    pub json: bool,
+}
+
+/// `napsim deal`: plays `args`' deals on `rules`' profile and writes each, narrated or as a
+/// JSON record, to `out` as it finishes (so memory does not grow with the count). Without a
+/// seed, `fresh_seed` chooses one.
+pub fn deal(
+    rules: &str,
+    args: &DealJob,
+    fresh_seed: impl FnOnce() -> u64,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let profile = load_profile(rules)?;
     profile.check_players(args.players)?;
     if let Some(dealer) = args.dealer
         && dealer >= args.players
     {
-        return Err(Failure::input(format!(
+        return Err(Error::input(format!(
             "--dealer {dealer} is not a seat: seats are 0 to {}",
             args.players - 1
         )));
@@ -57,69 +104,71 @@ pub(super) fn deal_command(rules_arg: &str, args: DealArgs) -> Result<(), Failur
         None => None,
     };
     if let (Some(calls), Some(hands)) = (&args.calls, &hands) {
-        return replay_command(&profile, &args, calls, hands.clone());
+        return replay_command(&profile, args, calls, hands.clone(), out);
     }
-    let bid = bid_policy(&args.policies.bid, &profile)?;
-    let play = play_policy(&args.policies.play, &profile)?;
+    let bid = bid_policy(&args.bid, &profile)?;
+    let play = play_policy(&args.play, &profile)?;
     let table = Table::uniform(bid.as_ref(), play.as_ref());
     let config = DealsConfig {
         profile: &profile,
         players: args.players,
         count: args.count,
-        seed: resolve_seed(args.seed),
+        seed: args.seed.unwrap_or_else(fresh_seed),
         first_dealer: args.dealer,
         hands,
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(out);
     play_deals(&config, &table, |state, number| {
         let text = if args.json {
             let mut line = serde_json::to_string(&DealRecord::from_state(state))
-                .map_err(|e| Failure::runtime(format!("cannot write a record: {e}")))?;
+                .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;
             line.push('\n');
             line
         } else {
             report::narrate(state, number) + "\n"
         };
-        out.write_all(text.as_bytes()).map_err(stdout_failure)
+        out.write_all(text.as_bytes()).map_err(Error::Stdout)
     })?;
-    out.flush().map_err(stdout_failure)
+    out.flush().map_err(Error::Stdout)
 }
 
 fn replay_command(
     profile: &Profile,
-    args: &DealArgs,
+    args: &DealJob,
     calls: &str,
     hands: Vec<crate::cards::CardSet>,
-) -> Result<(), Failure> {
+    out: &mut dyn Write,
+) -> Result<(), Error> {
     if args.count != 1 {
-        return Err(Failure::input(
+        return Err(Error::input(
             "a replay (--calls) is one deal: leave out --count",
         ));
     }
     let game = Replay {
         dealer: args.dealer.unwrap_or(args.players - 1),
         hands,
-        calls: parse_calls(calls, profile).map_err(Failure::input)?,
-        plays: parse_plays(args.plays.as_deref().unwrap_or("")).map_err(Failure::input)?,
+        calls: parse_calls(calls, profile).map_err(Error::input)?,
+        plays: parse_plays(args.plays.as_deref().unwrap_or("")).map_err(Error::input)?,
         extras: replay_extras(args)?,
     };
-    let state = replay(profile, &game).map_err(Failure::input)?;
+    let state = replay(profile, &game).map_err(Error::input)?;
     if args.json {
         let line = serde_json::to_string(&DealRecord::from_state(&state))
-            .map_err(|e| Failure::runtime(format!("cannot write a record: {e}")))?;
-        emit(&(line + "\n"))
+            .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;
+        out.write_all((line + "\n").as_bytes())
     } else {
-        emit(&report::narrate(&state, 1))
+        out.write_all(report::narrate(&state, 1).as_bytes())
     }
+    .and_then(|()| out.flush())
+    .map_err(Error::Stdout)
 }
 
 /// The replay flags for the profiles' extra features, parsed.
-fn replay_extras(args: &DealArgs) -> Result<ReplayExtras, Failure> {
-    let card = |text: &str| -> Result<crate::cards::Card, Failure> {
-        text.trim().parse().map_err(Failure::input)
+fn replay_extras(args: &DealJob) -> Result<ReplayExtras, Error> {
+    let card = |text: &str| -> Result<crate::cards::Card, Error> {
+        text.trim().parse().map_err(Error::input)
     };
-    let cards = |text: &str, n: usize| crate::cards::parse_hand(text, n).map_err(Failure::input);
+    let cards = |text: &str, n: usize| crate::cards::parse_hand(text, n).map_err(Error::input);
     let mut extras = ReplayExtras {
         kitty: args.kitty,
         ..ReplayExtras::default()
@@ -145,7 +194,7 @@ fn replay_extras(args: &DealArgs) -> Result<ReplayExtras, Failure> {
                 .ok()
                 .filter(|&s| s < args.players)
                 .ok_or_else(|| {
-                    Failure::input(format!(
+                    Error::input(format!(
                         "--peeks: '{word}' is not a seat (0 to {})",
                         args.players - 1
                     ))
@@ -159,39 +208,66 @@ fn replay_extras(args: &DealArgs) -> Result<ReplayExtras, Failure> {
             Some((seat.trim().parse::<usize>().ok()?, given, received))
         });
         let Some((seat, given, received)) = parsed.filter(|(s, _, _)| *s < args.players) else {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "--buy '{text}' is not SEAT:GIVEN>RECEIVED (e.g. 2:3C 4D>AS KS)"
             )));
         };
         let given: crate::cards::CardSet = crate::cards::parse_cards(given)
-            .map_err(Failure::input)?
+            .map_err(Error::input)?
             .into_iter()
             .collect();
-        let received = crate::cards::parse_cards(received).map_err(Failure::input)?;
+        let received = crate::cards::parse_cards(received).map_err(Error::input)?;
         extras.buys.push((seat, given, received));
     }
     Ok(extras)
 }
 
 /// Parses `--trump`: one suit letter or symbol.
-fn parse_suit_arg(text: &str) -> Result<Suit, Failure> {
+fn parse_suit_arg(text: &str) -> Result<Suit, Error> {
     let mut chars = text.trim().chars();
     match (chars.next().and_then(Suit::from_char), chars.next()) {
         (Some(suit), None) => Ok(suit),
-        _ => Err(Failure::input(format!(
+        _ => Err(Error::input(format!(
             "--trump '{text}' is not a suit: use C, D, H or S"
         ))),
     }
 }
 
-pub(super) fn solve_command(rules_arg: &str, args: SolveArgs) -> Result<(), Failure> {
-    let profile = load_profile(rules_arg)?;
+/// What `napsim solve` solves: one deal, or random deals.
+#[derive(Clone, Debug, Default)]
+pub struct SolveJob {
+    /// The deal, `h0/h1/...`, seat 0 declaring (when not random).
+    pub deal: Option<String>,
+    /// Solve this many random deals instead.
+    pub random: Option<u64>,
+    /// Table size for random deals.
+    pub players: usize,
+    /// The seed for random deals, if given.
+    pub seed: Option<u64>,
+    /// The declarer plays a misère.
+    pub misere: bool,
+    /// The bid whose opening rules apply.
+    pub bid: Option<String>,
+    /// The named trump suit (C, D, H or S).
+    pub trump: Option<String>,
+    /// JSON instead of the table.
+    pub json: bool,
+}
+
+/// `napsim solve`: the double-dummy values of a deal's opening leads, or the distribution over
+/// random deals, as text or JSON. Without a seed, `fresh_seed` chooses one.
+pub fn solve(
+    rules: &str,
+    args: &SolveJob,
+    fresh_seed: impl FnOnce() -> u64,
+) -> Result<String, Error> {
+    let profile = load_profile(rules)?;
     let trump = args.trump.as_deref().map(parse_suit_arg).transpose()?;
     let opening = solve::opening_for(&profile, args.bid.as_deref(), args.misere, trump)
-        .map_err(Failure::input)?;
+        .map_err(Error::input)?;
     if let Some(deals) = args.random {
         profile.check_players(args.players)?;
-        let seed = resolve_seed(args.seed);
+        let seed = args.seed.unwrap_or_else(fresh_seed);
         let solved = solve::solve_random(&profile, args.players, deals, seed, &opening);
         let report = report::RandomSolveReport {
             profile: profile.name(),
@@ -200,21 +276,20 @@ pub(super) fn solve_command(rules_arg: &str, args: SolveArgs) -> Result<(), Fail
             misere: opening.misere,
             solved: &solved,
         };
-        return emit(&if args.json {
+        return Ok(if args.json {
             report.json()
         } else {
             report.text()
         });
     }
-    let text = args
-        .deal
-        .as_deref()
-        .expect("clap requires a deal or --random");
-    let hands = solve::parse_solve_deal(text, &profile).map_err(Failure::input)?;
+    let Some(text) = args.deal.as_deref() else {
+        return Err(Error::input("solve needs a deal or --random N"));
+    };
+    let hands = solve::parse_solve_deal(text, &profile).map_err(Error::input)?;
     let values = solve::solve_deal(&hands, &opening);
-    if args.json {
-        emit(&(report::solve_json(&values) + "\n"))
+    Ok(if args.json {
+        report::solve_json(&values) + "\n"
     } else {
-        emit(&report::solve_text(&hands, &opening, &values))
-    }
+        report::solve_text(&hands, &opening, &values)
+    })
 }

@@ -2,8 +2,8 @@
 //! knows: its own hand, the cards played, the hand sizes, the voids shown by failing to follow
 //! suit, cards it knows are out of play, and a peeked floater taken by the declarer.
 
-use crate::policy::PlayView;
 use crate::cards::{Card, CardSet, Suit};
+use crate::policy::PlayView;
 use crate::rng::{SimRng, below};
 use crate::rules::MAX_PLAYERS;
 

@@ -14,11 +14,11 @@ pub mod spec;
 pub mod strength;
 mod view;
 
+pub use pass::Pass;
+pub use random::RandomPlay;
 pub use runner::{
     Seats, Table, Uniform, auction_turn, play_out, run_auction, run_deal, settle_contract,
 };
-pub use pass::Pass;
-pub use random::RandomPlay;
 pub use spec::{Spec, SpecError};
 pub use view::{BidView, PlayView};
 
@@ -81,4 +81,26 @@ pub trait PlayPolicy: Send + Sync + Any {
     /// The card for the seat in `view`; it must be in [`PlayView::legal`]. The runner does not
     /// ask for a seat's last card.
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card;
+
+    /// The double-dummy capability, for the one policy family that sees every hand (`dd`).
+    /// Analyses ask it to know that a play is double dummy (and take the solver's value
+    /// instead of playing the cards out). The default, for every fair policy, is `None`.
+    fn sees_all_hands(&self) -> Option<&SeeAllHands> {
+        None
+    }
+}
+
+/// The double-dummy capability: the right to see every seat's hand ([`PlayView::all_hands`]).
+///
+/// It cannot be made outside this crate, and inside it only the `dd` family
+/// ([`crate::bots::dd`]) makes one, so a policy written against the library cannot look at
+/// another seat's cards, and the crate's own cheat is named where it is granted.
+#[derive(Debug)]
+pub struct SeeAllHands(());
+
+impl SeeAllHands {
+    /// The capability; granted in `bots::dd` only.
+    pub(crate) const fn grant() -> SeeAllHands {
+        SeeAllHands(())
+    }
 }

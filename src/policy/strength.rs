@@ -25,8 +25,7 @@ pub fn best_five(cards: CardSet) -> CardSet {
     }
     let mut best = (0, CardSet::EMPTY);
     for trump in cards.suits() {
-        let mut ranked: [(u32, Card); 16] =
-            [(0, Card::new(Rank::Two, Suit::Clubs)); 16];
+        let mut ranked: [(u32, Card); 16] = [(0, Card::new(Rank::Two, Suit::Clubs)); 16];
         let mut n = 0;
         for card in cards.into_iter().take(16) {
             ranked[n] = (card_value(card, trump), card);
@@ -100,4 +99,3 @@ pub fn misere_strength(hand: CardSet) -> u32 {
         })
         .sum()
 }
-

@@ -236,9 +236,12 @@ impl<'a> PlayView<'a> {
         };
         given | spare | self.set_aside()
     }
-    /// **A cheat:** every seat's hand. Only the `dd` policy, documented as seeing all cards,
-    /// may use it; every other policy decides from what its seat can know.
-    pub fn all_hands_cheat(&self) -> [CardSet; crate::rules::MAX_PLAYERS] {
+    /// **A cheat:** every seat's hand, for the holder of the double-dummy capability (the `dd`
+    /// family); every other policy decides from what its seat can know.
+    pub fn all_hands(
+        &self,
+        _sees_all: &super::SeeAllHands,
+    ) -> [CardSet; crate::rules::MAX_PLAYERS] {
         let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
         for (seat, hand) in hands.iter_mut().enumerate().take(self.players()) {
             *hand = self.state.hand(seat);

@@ -9,8 +9,8 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::eval::classes::{TOP_ACE, TOP_KING, TOP_QUEEN};
 use crate::analysis::bid_table::{BidChart, ChartGroup};
+use crate::eval::classes::{TOP_ACE, TOP_KING, TOP_QUEEN};
 use crate::stats::wilson95;
 
 /// The chart could not be drawn.

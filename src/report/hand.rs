@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::eval::hand::{BidSummary, HandSummary};
 use crate::cards::CardSet;
+use crate::eval::hand::{BidSummary, HandSummary};
 use crate::rules::Profile;
 
 /// Everything `napsim hand` reports: the question and the answer.

@@ -1,18 +1,18 @@
-//! Output: CSV rows, run manifests, deal records (JSON), narration (text), Markdown tables,
-//! SVG charts, and atomic file writing.
-//!
-//! **Architecture invariant:** a file is never written in place: bytes go to a temporary file in
-//! the same directory, which is then renamed over the target, so an interrupted run never leaves
-//! a truncated table.
+//! Output: CSV rows, run manifests, deal records (JSON), narration and terminal tables (text),
+//! Markdown tables, SVG charts, the progress bar, and a finished command's files
+//! ([`Rendered`], written atomically through [`crate::files`]).
 
 mod bid_chart;
 mod bid_table;
 mod hand;
 mod meta;
 mod narrate;
+mod output;
+mod progress;
 mod record;
 mod solve;
 mod summary;
+mod thresholds;
 mod tournament;
 
 pub use bid_chart::{ChartError, bid_chart_svg};
@@ -20,141 +20,17 @@ pub use bid_table::{BidTableDoc, bid_table_markdown};
 pub use hand::HandReport;
 pub use meta::{Meta, RunInfo};
 pub use narrate::narrate;
+pub use output::Rendered;
+pub use progress::{TerminalProgress, say};
 pub use record::{
     AuctionEntry, ContractRecord, DealRecord, ExchangeRecord, RevokeRecord, TrickRecord,
 };
 pub use solve::{RandomSolveReport, solve_json, solve_text};
 pub use summary::simulate_summary;
-pub use tournament::tournament_markdown;
-
-use std::io::Write;
-use std::path::{Path, PathBuf};
+pub use thresholds::thresholds_text;
+pub use tournament::{tournament_markdown, tournament_text};
 
 use serde::Serialize;
-
-/// Whether `path` names something other than a regular file or a link to one (a device such
-/// as `/dev/stdout`, a pipe): such outputs are written directly and get no manifest beside them.
-pub fn is_special_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed. A
-/// symbolic link is followed (its target is replaced, not the link); a device or pipe is
-/// written directly.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_all_atomic(&[(path, bytes)]).map_err(|(_, e)| e)
-}
-
-/// The file `path` names, for comparing paths: its directory resolved (`.`, `..`, links) and
-/// its name; as given when the directory does not exist.
-pub fn resolve(path: &Path) -> PathBuf {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    match (dir.canonicalize(), path.file_name()) {
-        (Ok(dir), Some(name)) => dir.join(name),
-        _ => path.to_path_buf(),
-    }
-}
-
-/// Whether `a` and `b` name the same file.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || resolve(a) == resolve(b)
-}
-
-/// Writes several files as one: every regular file is first written in full to a temporary
-/// file beside it, and only when all of them are written are they renamed into place, so a
-/// failure (a full disk, a directory in the way) leaves none of them. Devices and pipes are
-/// written directly, before the renames. The error names the file that failed.
-pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::io::Error)> {
-    for (i, (path, _)) in files.iter().enumerate() {
-        if files[..i].iter().any(|(other, _)| same_file(other, path)) {
-            let e = std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "it is named for two outputs",
-            );
-            return Err((path.to_path_buf(), e));
-        }
-    }
-    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::with_capacity(files.len());
-    let discard = |staged: &[(PathBuf, PathBuf)]| {
-        for (tmp, _) in staged {
-            let _ = std::fs::remove_file(tmp);
-        }
-    };
-    for (i, (path, bytes)) in files.iter().enumerate() {
-        if is_special_file(path) {
-            continue;
-        }
-        match stage(path, bytes, i) {
-            Ok(pair) => staged.push(pair),
-            Err(e) => {
-                discard(&staged);
-                return Err((path.to_path_buf(), e));
-            }
-        }
-    }
-    for (path, bytes) in files.iter().filter(|(p, _)| is_special_file(p)) {
-        let result = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|mut file| file.write_all(bytes).and_then(|()| file.flush()));
-        if let Err(e) = result {
-            discard(&staged);
-            return Err((path.to_path_buf(), e));
-        }
-    }
-    for (i, (tmp, target)) in staged.iter().enumerate() {
-        if let Err(e) = std::fs::rename(tmp, target) {
-            discard(&staged[i..]);
-            return Err((target.clone(), e));
-        }
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to a temporary file beside `path` (the target of a symbolic link), named
-/// with the process and `index` so that no two staged files share one, and returns
-/// (temporary, final) paths.
-fn stage(path: &Path, bytes: &[u8], index: usize) -> std::io::Result<(PathBuf, PathBuf)> {
-    let target = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        let link = std::fs::read_link(path)?;
-        match path.parent() {
-            Some(dir) if link.is_relative() => dir.join(link),
-            _ => link,
-        }
-    } else {
-        path.to_path_buf()
-    };
-    if target.is_dir() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::IsADirectory,
-            "it is a directory",
-        ));
-    }
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}-{index}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })();
-    match result {
-        Ok(()) => Ok((tmp, target)),
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
-}
 
 /// Serialises rows as CSV: one header row, then one line per row.
 pub fn csv_bytes<T: Serialize>(rows: &[T]) -> Result<Vec<u8>, csv::Error> {
@@ -181,11 +57,4 @@ pub fn csv_bytes_with_header<T: Serialize + Default>(rows: &[T]) -> Result<Vec<u
         .map_or(bytes.len(), |i| i + 1);
     bytes.truncate(header_end);
     Ok(bytes)
-}
-
-/// The path of the manifest written beside `output`: its full path plus `.meta.json`.
-pub fn meta_path(output: &Path) -> std::path::PathBuf {
-    let mut name = output.as_os_str().to_owned();
-    name.push(".meta.json");
-    name.into()
 }

@@ -1,64 +1,86 @@
-//! Running a long command's blocks under the user's controls: a shard of the run (`--shard`),
-//! checkpoints (`--checkpoint`, `--resume`) and a clean stop on SIGINT or SIGTERM.
+//! Running a long command's blocks under the user's controls: a shard of the run, checkpoints
+//! (saving, resuming) and a clean stop when the caller's stop flag is set.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
-use super::Failure;
-use super::args::RunControl;
-use crate::report;
-use crate::run::partial::{self, Identity, Partial, RawPartial};
-use crate::sim::{self, Block, Controls, Plan, Progress, RunError, RunState, Shard, Tally};
+use super::LongCommand;
+use super::partial::{self, Identity, Partial, RawPartial};
+use crate::error::Error;
+use crate::files;
+use crate::sim::{self, Plan, Progress, RunError, RunState, Shard};
 
-/// Exit status after an interruption (128 + SIGINT, as shells report it).
-pub const INTERRUPTED: i32 = 130;
+/// How the user controls a long run: which share of it this process computes, where its
+/// progress is saved, and when it stops.
+#[derive(Clone, Debug)]
+pub struct Controls {
+    /// Run only this shard of the run's blocks, and write its partial result to the output.
+    pub shard: Option<Shard>,
+    /// Save progress to this file at block boundaries, at least every `checkpoint_every`
+    /// seconds, and when stopped.
+    pub checkpoint: Option<PathBuf>,
+    /// Continue the run saved in this file.
+    pub resume: Option<PathBuf>,
+    /// Seconds between checkpoints.
+    pub checkpoint_every: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Once set (by a signal handler, a user interface), no further block starts: the blocks
+    /// under way finish, their progress is saved and the run ends with
+    /// [`Error::Interrupted`].
+    pub stop: Arc<AtomicBool>,
+}
 
-/// Set by SIGINT or SIGTERM; the run stops starting blocks once it is set.
-static STOP: AtomicBool = AtomicBool::new(false);
+impl Default for Controls {
+    /// The whole run on every core, no checkpoint, never stopped.
+    fn default() -> Controls {
+        Controls {
+            shard: None,
+            checkpoint: None,
+            resume: None,
+            checkpoint_every: 10.0,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
 
-/// Installs the handlers once: the first SIGINT or SIGTERM sets [`STOP`]; a second one, while
-/// the run is still stopping, exits at once.
-fn install_signal_handlers() -> Result<(), Failure> {
-    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
-    INSTALLED
-        .get_or_init(|| {
-            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                // The shutdown must be registered first: it acts only once STOP is set.
-                signal_hook::flag::register_conditional_shutdown(signal, INTERRUPTED, &STOP)
-                    .and_then(|_| signal_hook::flag::register(signal, &STOP))
-                    .map_err(|e| e.to_string())?;
-            }
-            Ok(())
-        })
-        .clone()
-        .map_err(|e| Failure::runtime(format!("cannot install the signal handlers: {e}")))
+/// A finished run (or shard) of a long command: its identity, its tally and its computing
+/// time (summed over resumptions).
+pub struct Done<T> {
+    /// Which run.
+    pub identity: Identity,
+    /// The merged tally of every block.
+    pub tally: T,
+    /// Seconds of computing.
+    pub elapsed_seconds: f64,
 }
 
 /// The run controls, checked, with the checkpoint to resume from already read.
-pub struct Execution {
+pub struct Execution<'p> {
     shard: Option<Shard>,
     checkpoint: Option<PathBuf>,
     resume: Option<(PathBuf, RawPartial)>,
     every: Duration,
     threads: usize,
-    quiet: bool,
+    stop: Arc<AtomicBool>,
+    progress: &'p dyn Progress,
 }
 
-impl Execution {
-    /// Checks the controls of a command that writes `out` (its `--out`, if any).
+impl<'p> Execution<'p> {
+    /// Checks the controls of a command that writes `out` (its `--out`, if any); `progress`
+    /// hears of the run's progress and notes.
     pub fn new(
-        control: &RunControl,
+        control: &Controls,
         out: Option<&Path>,
-        threads: usize,
-        quiet: bool,
-    ) -> Result<Execution, Failure> {
+        progress: &'p dyn Progress,
+    ) -> Result<Execution<'p>, Error> {
         if control.shard.is_some() && out.is_none_or(|p| p == Path::new("-")) {
-            return Err(Failure::input(
+            return Err(Error::input(
                 "--shard needs --out FILE: a shard writes its partial result there, for \
                  `napsim merge`",
             ));
@@ -66,10 +88,10 @@ impl Execution {
         let resume = match &control.resume {
             Some(path) => {
                 let part = partial::read_partial(path)
-                    .map_err(|e| Failure::input(format!("--resume: {e}")))?;
+                    .map_err(|e| Error::input(format!("--resume: {e}")))?;
                 let asked = control.shard.unwrap_or(Shard::WHOLE);
                 if part.shard != asked {
-                    return Err(Failure::input(format!(
+                    return Err(Error::input(format!(
                         "--resume {} holds {}, but this command runs {}",
                         path.display(),
                         describe_shard(part.shard),
@@ -81,18 +103,18 @@ impl Execution {
             None => None,
         };
         if let Some(path) = &control.checkpoint {
-            super::commands::check_writable_dir(path)?;
-            if out.is_some_and(|out| report::same_file(out, path)) {
-                return Err(Failure::input(format!(
+            files::check_writable(path)?;
+            if out.is_some_and(|out| files::same_file(out, path)) {
+                return Err(Error::input(format!(
                     "--checkpoint and --out both name {}: give the checkpoint its own file",
                     path.display()
                 )));
             }
             let resumed = resume
                 .as_ref()
-                .is_some_and(|(r, _)| report::same_file(r, path));
+                .is_some_and(|(r, _)| files::same_file(r, path));
             if path.exists() && !resumed {
-                return Err(Failure::input(match partial::read_partial(path) {
+                return Err(Error::input(match partial::read_partial(path) {
                     Ok(part) => format!(
                         "--checkpoint {} already holds a saved run ({} of {} units done): add \
                          --resume {} to continue it, or remove the file to start again",
@@ -114,8 +136,9 @@ impl Execution {
             checkpoint: control.checkpoint.clone(),
             resume,
             every: Duration::from_secs_f64(control.checkpoint_every),
-            threads,
-            quiet,
+            threads: control.threads,
+            stop: control.stop.clone(),
+            progress,
         })
     }
 
@@ -125,38 +148,36 @@ impl Execution {
     }
 
     /// The seed: the one given; else the checkpoint's when resuming; else (not for a shard,
-    /// whose siblings must share it) a fresh one, printed so the run can be repeated.
-    pub fn seed(&self, given: Option<u64>) -> Result<u64, Failure> {
+    /// whose siblings must share it) `None`: the caller chooses a fresh one and says which.
+    pub fn seed(&self, given: Option<u64>) -> Result<Option<u64>, Error> {
         if let Some(seed) = given {
-            return Ok(seed);
+            return Ok(Some(seed));
         }
         if let Some((_, part)) = &self.resume {
-            return Ok(part.identity.seed);
+            return Ok(Some(part.identity.seed));
         }
         if self.shard.is_some() {
-            return Err(Failure::input(
+            return Err(Error::input(
                 "--shard needs --seed: every shard of a run must use the same seed",
             ));
         }
-        Ok(super::commands::fresh_seed())
+        Ok(None)
     }
 
-    /// Runs `identity`'s blocks (of a profile with `bids` bids) (the shard's, the ones the checkpoint lacks), saving
-    /// checkpoints as asked. A shard's result is written to `out` as a partial file and `None`
-    /// is returned; otherwise the whole tally and the seconds of computing it took. An
-    /// interruption saves a checkpoint and fails with [`INTERRUPTED`].
-    pub fn run<T, F>(
+    /// Runs `command`'s blocks with `seed` (the shard's, the ones the checkpoint lacks),
+    /// saving checkpoints as asked. A shard's result is written to `out` as a partial file and
+    /// `None` is returned; otherwise the whole run. A stop saves a checkpoint and fails with
+    /// [`Error::Interrupted`].
+    pub fn run<C: LongCommand>(
         &self,
-        identity: &Identity,
-        bids: usize,
-        unit: &str,
+        command: &C,
+        seed: u64,
         out: Option<&Path>,
-        work: F,
-    ) -> Result<Option<(T, f64)>, Failure>
-    where
-        T: Tally + Default + Serialize + DeserializeOwned,
-        F: Fn(Block) -> T + Sync,
-    {
+    ) -> Result<Option<Done<C::Tally>>, Error> {
+        let identity = &command.identity(seed);
+        let unit = C::UNIT;
+        let bids = command.profile().bids().len();
+        let work = |block| command.block(seed, block);
         let shard = self.shard.unwrap_or(Shard::WHOLE);
         let (state, elapsed_before) = match &self.resume {
             Some((path, part)) => resumed_state(path, part, identity, bids)?,
@@ -169,9 +190,7 @@ impl Execution {
             seed: identity.seed,
         };
         let shard_units = identity.units_in(&blocks);
-        let progress = Progress::new(shard_units, unit, self.quiet);
-        progress.advance(identity.units_done(&state.done));
-        install_signal_handlers()?;
+        let progress = self.progress;
         let start = Instant::now();
         let elapsed = || elapsed_before + start.elapsed().as_secs_f64();
         let save_to = self
@@ -180,32 +199,33 @@ impl Execution {
             .or_else(|| self.resume.as_ref().map(|(p, _)| p.clone()));
         let fallback = default_checkpoint(identity, shard, out);
         if save_to.is_none() && fallback.exists() {
-            return Err(Failure::input(format!(
+            return Err(Error::input(format!(
                 "{} holds the progress of an interrupted run: add --resume {} to continue it, \
                  or remove the file to start again",
                 fallback.display(),
                 fallback.display()
             )));
         }
-        if blocks.is_empty() && !self.quiet {
-            eprintln!(
+        if blocks.is_empty() {
+            progress.info(&format!(
                 "note: shard {shard} has no blocks to run (the run has {} blocks of {} {unit})",
                 identity.blocks(),
                 identity.block_size
-            );
+            ));
         }
+        progress.start(shard_units, identity.units_done(&state.done), unit);
         let mut last_save = Instant::now();
-        let controls = Controls {
+        let controls = sim::Controls {
             blocks: blocks.clone(),
             threads: self.threads,
-            stop: &STOP,
+            stop: &self.stop,
         };
         let finished = AtomicBool::new(false);
         let result = std::thread::scope(|scope| {
             // Blocks can be long (PIMC play): say at once that the stop was heard.
             scope.spawn(|| {
                 while !finished.load(Ordering::Relaxed) {
-                    if STOP.load(Ordering::Relaxed) {
+                    if self.stop.load(Ordering::Relaxed) {
                         progress.note(
                             "stopping after the blocks under way (a second Ctrl-C or SIGTERM \
                              quits without saving)",
@@ -228,7 +248,7 @@ impl Execution {
                 plan,
                 &controls,
                 state,
-                &progress,
+                progress,
                 work,
                 |state| match &save_to {
                     Some(path) if last_save.elapsed() >= self.every => {
@@ -241,8 +261,8 @@ impl Execution {
         });
         let state = match result {
             Ok(state) => state,
-            Err(RunError::Pool(e)) => return Err(Failure::runtime(e)),
-            Err(RunError::Observer(failure)) => return Err(failure),
+            Err(RunError::Pool(e)) => return Err(Error::runtime(e)),
+            Err(RunError::Observer(error)) => return Err(error),
         };
         let elapsed = elapsed();
         if !state.done.is_exactly(&blocks) {
@@ -263,11 +283,9 @@ impl Execution {
                         .map(|()| elsewhere)
                         .map_err(|_| first)
                 })
-                .map_err(|e| {
-                    Failure::runtime(format!("{interrupted}; could not save: {}", e.message))
-                })?;
+                .map_err(|e| Error::runtime(format!("{interrupted}; could not save: {e}")))?;
             let how = match &self.resume {
-                Some((old, _)) if !report::same_file(old, &saved) => format!(
+                Some((old, _)) if !files::same_file(old, &saved) => format!(
                     "run the same command with --resume {} in place of --resume {} to continue",
                     saved.display(),
                     old.display()
@@ -278,13 +296,10 @@ impl Execution {
                     saved.display()
                 ),
             };
-            return Err(Failure {
-                code: INTERRUPTED,
-                message: format!(
-                    "{interrupted}; progress saved to {}; {how}",
-                    saved.display()
-                ),
-            });
+            return Err(Error::Interrupted(format!(
+                "{interrupted}; progress saved to {}; {how}",
+                saved.display()
+            )));
         }
         if let Some(path) = &self.checkpoint {
             save(path, identity, shard, &state, elapsed)?;
@@ -292,19 +307,21 @@ impl Execution {
         if self.shard.is_some() {
             let out = out.expect("checked in Execution::new: a shard has --out");
             save(out, identity, shard, &state, elapsed)?;
-            if !self.quiet {
-                eprintln!(
-                    "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {elapsed:.2} \
-                     s, written to {}",
-                    blocks.start,
-                    blocks.end,
-                    identity.blocks(),
-                    out.display()
-                );
-            }
+            progress.info(&format!(
+                "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {elapsed:.2} s, \
+                 written to {}",
+                blocks.start,
+                blocks.end,
+                identity.blocks(),
+                out.display()
+            ));
             return Ok(None);
         }
-        Ok(Some((state.tally, elapsed)))
+        Ok(Some(Done {
+            identity: identity.clone(),
+            tally: state.tally,
+            elapsed_seconds: elapsed,
+        }))
     }
 }
 
@@ -318,20 +335,20 @@ fn describe_shard(shard: Shard) -> String {
 }
 
 /// The state a checkpoint holds, once it is known to be of this run.
-fn resumed_state<T: DeserializeOwned + Tally>(
+fn resumed_state<T: serde::de::DeserializeOwned + sim::Tally>(
     path: &Path,
     part: &RawPartial,
     identity: &Identity,
     bids: usize,
-) -> Result<(RunState<T>, f64), Failure> {
+) -> Result<(RunState<T>, f64), Error> {
     if let Some((field, ours, theirs)) = identity.difference(&part.identity) {
-        return Err(Failure::input(format!(
+        return Err(Error::input(format!(
             "--resume {} was saved by a different run: {field} is {theirs} there, {ours} here",
             path.display()
         )));
     }
     let tally = partial::decode_tally::<T>(part, bids)
-        .map_err(|e| Failure::input(format!("--resume {}: {e}", path.display())))?;
+        .map_err(|e| Error::input(format!("--resume {}: {e}", path.display())))?;
     let state = RunState {
         done: part.done.clone(),
         tally,
@@ -346,7 +363,7 @@ fn save<T: Serialize>(
     shard: Shard,
     state: &RunState<T>,
     elapsed: f64,
-) -> Result<(), Failure> {
+) -> Result<(), Error> {
     // The tally by reference: a checkpoint does not copy it.
     let view = RunState {
         done: state.done.clone(),
@@ -354,9 +371,9 @@ fn save<T: Serialize>(
     };
     let bytes = Partial::new(identity.clone(), shard, view, elapsed)
         .to_bytes()
-        .map_err(|e| Failure::runtime(format!("cannot encode {}: {e}", path.display())))?;
-    report::write_atomic(path, &bytes)
-        .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))
+        .map_err(|e| Error::runtime(format!("cannot encode {}: {e}", path.display())))?;
+    files::write_atomic(path, &bytes)
+        .map_err(|e| Error::runtime(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Where an interrupted run without `--checkpoint` saves its progress: beside its output, or
@@ -369,7 +386,7 @@ fn default_checkpoint(identity: &Identity, shard: Shard, out: Option<&Path>) -> 
     } else {
         format!("-shard-{}-of-{}", shard.index, shard.count)
     };
-    match out.filter(|p| *p != Path::new("-") && !report::is_special_file(p)) {
+    match out.filter(|p| *p != Path::new("-") && !files::is_special_file(p)) {
         Some(out) => {
             let mut name = out.as_os_str().to_owned();
             name.push(format!("{shard_part}.{digest}.checkpoint"));

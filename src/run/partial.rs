@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::files::fnv1a64;
 use crate::sim::{BlockSet, RunState, Shard, Tally};
 
 /// The `format` field of every partial file.
@@ -131,14 +132,6 @@ fn first_difference(
         show(a),
         show(b),
     ))
-}
-
-/// The 64-bit FNV-1a hash: a stable digest to tell two versions of a file or run apart (not a
-/// defence against forgery).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// Some of a run's blocks: which run, which shard, the blocks done and their merged tally.

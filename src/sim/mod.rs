@@ -11,10 +11,8 @@
 //! and resume from the blocks it finished ([`RunState`]): what checkpoints and shards build on.
 
 mod blocks;
-mod progress;
 
 pub use blocks::{BlockSet, Shard};
-pub use progress::Progress;
 
 use std::ops::Range;
 use std::sync::Mutex;
@@ -23,6 +21,27 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use crate::rng::{SimRng, StreamCursor};
+
+/// Where a run reports its progress and its notes (a bar on a terminal, a log, nothing): the
+/// driver itself writes nothing.
+pub trait Progress: Sync {
+    /// The run has `total` units, `done` of them already finished (a resumed run), each called
+    /// `unit` ("deals").
+    fn start(&self, _total: u64, _done: u64, _unit: &str) {}
+    /// `n` more units are finished.
+    fn advance(&self, _n: u64) {}
+    /// Something the user must hear even from a quiet run (a stop was heard), as one line.
+    fn note(&self, _line: &str) {}
+    /// What the run did (a shard written), as one line; a quiet run does not say it.
+    fn info(&self, _line: &str) {}
+    /// The run has ended.
+    fn finish(&self) {}
+}
+
+/// Reports nothing.
+pub struct Silent;
+
+impl Progress for Silent {}
 
 /// A tally that merges by (integer) addition.
 pub trait Tally: Send {
@@ -84,7 +103,12 @@ pub struct PoolError {
 /// Runs every block of `plan` on `threads` threads and merges the tallies (in whatever order
 /// blocks finish: addition of integers gives the same total in any order).
 /// `work` must be a pure function of its [`Block`]. `progress` advances by each block's length.
-pub fn run<T, F>(plan: Plan, threads: usize, progress: &Progress, work: F) -> Result<T, PoolError>
+pub fn run<T, F>(
+    plan: Plan,
+    threads: usize,
+    progress: &dyn Progress,
+    work: F,
+) -> Result<T, PoolError>
 where
     T: Tally + Default,
     F: Fn(Block) -> T + Sync,
@@ -145,7 +169,7 @@ pub fn run_controlled<T, F, O, E>(
     plan: Plan,
     controls: &Controls,
     state: RunState<T>,
-    progress: &Progress,
+    progress: &dyn Progress,
     work: F,
     observe: O,
 ) -> Result<RunState<T>, RunError<E>>

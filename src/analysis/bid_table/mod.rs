@@ -12,17 +12,22 @@ pub mod chart;
 use std::collections::BTreeMap;
 
 use crate::game::{Call, DealState, Shuffler};
-use crate::policy::{auction_turn};
+use crate::policy::auction_turn;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rng::next_u64;
 use crate::rules::Profile;
-use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+use serde::{Deserialize, Serialize};
+
+use crate::bots::{bid_policy, input_files, play_policy};
+use crate::error::Error;
+use crate::run::LongCommand;
+use crate::sim::{Block, Tally};
 use crate::stats::{mean_se, wilson95};
 
+pub use crate::eval::classes::{Class, Scheme};
 use crate::eval::hand::worlds::World;
 use crate::eval::hand::{BidOutcomes, HandQuery};
 pub use chart::{BidChart, ChartGroup};
-pub use crate::eval::classes::{Class, Scheme};
 
 /// Deals per block. Part of the determinism contract: changing it changes the results.
 pub const BLOCK_SIZE: u64 = 1024;
@@ -39,8 +44,6 @@ pub struct BidTableConfig<'a> {
     pub seed: u64,
     /// The play policy of every seat.
     pub play: &'a dyn PlayPolicy,
-    /// Every seat plays double dummy (solved rather than played).
-    pub play_dd: bool,
     /// The double-dummy makes are counted on deals `0..dd_deals`.
     pub dd_deals: u64,
     /// How hands are grouped.
@@ -193,7 +196,6 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
                 after: &[],
                 others: config.opener,
                 play: config.play,
-                play_dd: config.play_dd,
                 dd_column: dd,
             };
             let entry = tally
@@ -217,20 +219,101 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
     tally
 }
 
-/// Runs the whole table on `threads` threads.
-pub fn bid_table(
-    config: &BidTableConfig,
-    threads: usize,
-    progress: &Progress,
-) -> Result<BidTableTally, PoolError> {
-    let plan = Plan {
-        total: config.deals,
-        block_size: BLOCK_SIZE,
-        seed: config.seed,
-    };
-    sim::run(plan, threads, progress, |block| {
-        bid_table_block(config, block)
-    })
+/// The arguments that decide a bid table's outputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BidTableJob {
+    /// Table size.
+    pub players: usize,
+    /// Deals to play.
+    pub deals: u64,
+    /// The play policy of every seat (a spec).
+    pub play: String,
+    /// How hands are grouped: a [`Scheme`] shown in a table (`classes`, `exact`, `coarse`).
+    pub by: String,
+    /// The double-dummy makes are counted on the first `dd_deals` deals.
+    pub dd_deals: u64,
+    /// Rows with fewer hands are not shown.
+    pub min_hands: u64,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_files: BTreeMap<String, String>,
+}
+
+/// The schemes a bid table may be grouped by (`--by`).
+pub const TABLE_SCHEMES: [Scheme; 3] = [Scheme::Classes, Scheme::Exact, Scheme::Coarse];
+
+/// `napsim bid-table`, prepared: the play policy and the opening bidder built.
+pub struct BidTable {
+    profile: Profile,
+    job: BidTableJob,
+    scheme: Scheme,
+    play: Box<dyn PlayPolicy>,
+    opener: Box<dyn BidPolicy>,
+}
+
+impl BidTable {
+    /// The table's configuration with `seed`.
+    pub fn config(&self, seed: u64) -> BidTableConfig<'_> {
+        BidTableConfig {
+            profile: &self.profile,
+            players: self.job.players,
+            deals: self.job.deals,
+            seed,
+            play: self.play.as_ref(),
+            dd_deals: self.job.dd_deals,
+            scheme: self.scheme,
+            opener: self.opener.as_ref(),
+        }
+    }
+}
+
+impl LongCommand for BidTable {
+    const NAME: &'static str = "bid-table";
+    const UNIT: &'static str = "deals";
+    const BLOCK_SIZE: u64 = BLOCK_SIZE;
+    type Job = BidTableJob;
+    type Tally = BidTableTally;
+
+    fn prepare(profile: &Profile, mut job: BidTableJob) -> Result<BidTable, Error> {
+        profile.check_players(job.players)?;
+        let scheme = TABLE_SCHEMES
+            .into_iter()
+            .find(|s| s.name() == job.by)
+            .ok_or_else(|| {
+                Error::input(format!(
+                    "--by {}: expected one of {}",
+                    job.by,
+                    TABLE_SCHEMES.map(Scheme::name).join(", ")
+                ))
+            })?;
+        let play = play_policy(&job.play, profile)?;
+        if job.input_files.is_empty() {
+            job.input_files = input_files(&[&job.play]).map_err(Error::input)?;
+        }
+        Ok(BidTable {
+            play,
+            opener: bid_policy("threshold", profile)?,
+            profile: profile.clone(),
+            scheme,
+            job,
+        })
+    }
+
+    fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    fn job(&self) -> &BidTableJob {
+        &self.job
+    }
+
+    fn units(&self) -> u64 {
+        self.job.deals
+    }
+
+    fn block(&self, seed: u64, block: Block) -> BidTableTally {
+        bid_table_block(&self.config(seed), block)
+    }
 }
 
 /// One CSV row: a table size, seat, class and bid.

@@ -2,7 +2,6 @@
 
 use crate::cards::{CardSet, parse_hand};
 use crate::game::{Call, DealState};
-use crate::policy::Spec;
 use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile};
 
 /// Deals drawn before the run to check that conditioning calls can be sampled.
@@ -74,9 +73,4 @@ pub fn parse_after(
         calls.push(call);
     }
     Ok(calls)
-}
-
-/// Whether a play spec names the double-dummy player.
-pub fn is_dd_spec(text: &str) -> bool {
-    text.parse::<Spec>().is_ok_and(|spec| spec.name == "dd")
 }

@@ -11,15 +11,15 @@
 mod input;
 pub mod worlds;
 
-pub use input::{PILOT_DRAWS, PILOT_MIN_KEPT, is_dd_spec, parse_after, parse_hand_for};
+pub use input::{PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
 
 use rand_core::SeedableRng;
 
 use crate::cards::CardSet;
 use crate::game::{Call, DealState};
-use crate::policy::{Uniform, play_out, settle_contract};
 use crate::policy::Pass;
 use crate::policy::{BidPolicy, PlayPolicy};
+use crate::policy::{Uniform, play_out, settle_contract};
 use crate::rng::{SimRng, next_u64};
 use crate::rules::{BidId, HAND_SIZE, Profile, TrumpRule};
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
@@ -49,9 +49,6 @@ pub struct HandQuery<'a> {
     pub others: &'a dyn BidPolicy,
     /// The play policy of every seat.
     pub play: &'a dyn PlayPolicy,
-    /// Every seat plays double dummy: a bid is made when the double-dummy value reaches it
-    /// (solved, not played out).
-    pub play_dd: bool,
     /// Also count the double-dummy makes beside the play policy's.
     pub dd_column: bool,
 }
@@ -237,12 +234,15 @@ impl HandQuery<'_> {
         // Double-dummy values already found in this world: bids that share their opening rules
         // and the declarer's hand (after any floater exchange) share the value.
         let mut solved: Vec<(Opening, CardSet, u8)> = Vec::new();
+        // Every seat plays double dummy: a bid is made when the double-dummy value reaches it
+        // (solved, not played out).
+        let play_dd = self.play.sees_all_hands().is_some();
         for (id, outcome) in self.profile.bid_ids().zip(outcomes.iter_mut()) {
             let bid = self.profile.bid(id);
             let mut state = self.declare(world, id);
             let mut rng = SimRng::seed_from_u64(seed);
             settle_contract(&mut state, &table, &mut rng);
-            let dd = (self.dd_column || self.play_dd).then(|| {
+            let dd = (self.dd_column || play_dd).then(|| {
                 let named = (bid.trump() == TrumpRule::Named)
                     .then(|| state.trump())
                     .flatten();
@@ -264,7 +264,7 @@ impl HandQuery<'_> {
                 }
             });
             let tricks = match dd {
-                Some(value) if self.play_dd => value,
+                Some(value) if play_dd => value,
                 _ => {
                     play_out(&mut state, &table, &mut rng);
                     state.declarer_tricks()
@@ -312,7 +312,7 @@ impl HandQuery<'_> {
         worlds: u64,
         seed: u64,
         threads: usize,
-        progress: &Progress,
+        progress: &dyn Progress,
     ) -> Result<Option<HandTally>, PoolError> {
         let plan = Plan {
             total: worlds,

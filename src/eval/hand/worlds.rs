@@ -7,8 +7,8 @@
 
 use crate::cards::{Card, CardSet};
 use crate::game::{Call, DealState};
-use crate::policy::{auction_turn};
 use crate::policy::BidPolicy;
+use crate::policy::auction_turn;
 use crate::rng::{SimRng, below};
 use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile};
 

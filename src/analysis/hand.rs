@@ -1,0 +1,166 @@
+//! `napsim hand`: what one hand is worth as declarer, bid by bid, at its seat, over many worlds
+//! (the evaluator itself is [`crate::eval::hand`]).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bots::{bid_policy, input_files, play_policy};
+use crate::cards::CardSet;
+use crate::error::Error;
+use crate::eval::hand::{self, HandQuery, HandSummary, HandTally};
+use crate::game::Call;
+use crate::policy::{BidPolicy, PlayPolicy};
+use crate::rules::Profile;
+use crate::run::LongCommand;
+use crate::sim::Block;
+
+/// The arguments that decide a hand evaluation's output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HandJob {
+    /// The hand (resolved: in the card notation, lowest card first).
+    pub hand: String,
+    /// Table size.
+    pub players: usize,
+    /// The hand's place in the auction, 0 for eldest.
+    pub seat: usize,
+    /// The play policy of every seat (a spec).
+    pub play: String,
+    /// Worlds to evaluate.
+    pub worlds: u64,
+    /// The earlier seats' calls, by name, in speaking order.
+    pub after: Vec<String>,
+    /// The earlier seats' bid policy (a spec): the worlds kept are those where it makes their
+    /// calls.
+    pub others_bid: String,
+    /// Whether to count the double-dummy makes too.
+    pub dd: bool,
+    /// The report's format: `text`, `json` or `csv`.
+    pub format: String,
+    /// Files the policies read (`table:file=`), with a digest of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub input_files: BTreeMap<String, String>,
+}
+
+/// `napsim hand`, prepared: the hand and the calls read, the policies built.
+pub struct Hand {
+    profile: Profile,
+    job: HandJob,
+    /// The calls as the job gave them, for messages.
+    after_text: String,
+    hand: CardSet,
+    after: Vec<Call>,
+    others: Box<dyn BidPolicy>,
+    play: Box<dyn PlayPolicy>,
+}
+
+impl Hand {
+    /// The evaluator's question.
+    pub fn query(&self) -> HandQuery<'_> {
+        HandQuery {
+            profile: &self.profile,
+            players: self.job.players,
+            seat: self.job.seat,
+            hand: self.hand,
+            after: &self.after,
+            others: self.others.as_ref(),
+            play: self.play.as_ref(),
+            dd_column: self.job.dd,
+        }
+    }
+
+    /// The hand.
+    pub fn hand(&self) -> CardSet {
+        self.hand
+    }
+
+    /// The answer, from the whole run's tally; an error when the earlier calls proved too rare
+    /// to sample.
+    pub fn summary(&self, tally: &HandTally) -> Result<HandSummary, Error> {
+        if tally.too_rare {
+            return Err(Error::input(format!(
+                "the calls --after {} are too rare to sample: a world needed over {} deals",
+                self.job.after.join(","),
+                hand::MAX_DRAWS_PER_WORLD
+            )));
+        }
+        Ok(self.query().summarise(tally))
+    }
+}
+
+impl LongCommand for Hand {
+    const NAME: &'static str = "hand";
+    const UNIT: &'static str = "worlds";
+    const BLOCK_SIZE: u64 = hand::BLOCK_SIZE;
+    type Job = HandJob;
+    type Tally = HandTally;
+
+    /// Checks the hand, the seat, the calls and the policies, in the order a user reads them.
+    fn prepare(profile: &Profile, mut job: HandJob) -> Result<Hand, Error> {
+        profile.check_players(job.players)?;
+        let hand = hand::parse_hand_for(&job.hand, profile, job.players).map_err(Error::input)?;
+        if job.seat >= job.players {
+            return Err(Error::input(format!(
+                "--seat {} is not a position in the auction: 0 (eldest) to {}",
+                job.seat,
+                job.players - 1
+            )));
+        }
+        let after_text = job.after.join(",");
+        let after = if job.after.is_empty() {
+            Vec::new()
+        } else {
+            hand::parse_after(&after_text, profile, job.players, job.seat).map_err(Error::input)?
+        };
+        let others = bid_policy(&job.others_bid, profile)?;
+        let play = play_policy(&job.play, profile)?;
+        if job.input_files.is_empty() {
+            job.input_files = input_files(&[&job.play, &job.others_bid]).map_err(Error::input)?;
+        }
+        job.hand = hand.to_string();
+        job.after = after.iter().map(|c| c.name(profile).to_string()).collect();
+        Ok(Hand {
+            profile: profile.clone(),
+            job,
+            after_text,
+            hand,
+            after,
+            others,
+            play,
+        })
+    }
+
+    fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    fn job(&self) -> &HandJob {
+        &self.job
+    }
+
+    fn units(&self) -> u64 {
+        self.job.worlds
+    }
+
+    /// Refuses earlier calls that a pilot sample shows impossible or too rare.
+    fn check_seed(&self, seed: u64) -> Result<(), Error> {
+        if self.after.is_empty() {
+            return Ok(());
+        }
+        let kept = self.query().pilot(hand::PILOT_DRAWS, seed);
+        if kept < hand::PILOT_MIN_KEPT {
+            return Err(Error::input(format!(
+                "the calls --after {} are impossible or too rare to sample: {kept} of {} \
+                 random deals had the earlier seats (bidding {}) make them",
+                self.after_text,
+                hand::PILOT_DRAWS,
+                self.job.others_bid
+            )));
+        }
+        Ok(())
+    }
+
+    fn block(&self, _seed: u64, block: Block) -> HandTally {
+        self.query().evaluate_block(block)
+    }
+}
