@@ -99,13 +99,7 @@ impl LongCommand for Hand {
     fn prepare(profile: &Profile, mut job: HandJob) -> Result<Hand, Error> {
         profile.check_players(job.players)?;
         let hand = hand::parse_hand_for(&job.hand, profile, job.players).map_err(Error::input)?;
-        if job.seat >= job.players {
-            return Err(Error::input(format!(
-                "--seat {} is not a position in the auction: 0 (eldest) to {}",
-                job.seat,
-                job.players - 1
-            )));
-        }
+        super::check_seat(job.seat, job.players)?;
         let after_text = job.after.join(",");
         let after = if job.after.is_empty() {
             Vec::new()

@@ -12,10 +12,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::bid_table::{self, BidTableConfig, BidTableTally, Scheme, bid_table_block};
-use crate::bots::{bid_policy, input_files, play_policy};
+use super::bid_table::{
+    self, BidTableConfig, BidTableTally, Scheme, TablePolicies, bid_table_block,
+};
 use crate::error::Error;
-use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rules::Profile;
 use crate::run::LongCommand;
 use crate::sim::Block;
@@ -40,8 +40,7 @@ pub struct ThresholdsJob {
 pub struct Thresholds {
     profile: Profile,
     job: ThresholdsJob,
-    play: Box<dyn PlayPolicy>,
-    opener: Box<dyn BidPolicy>,
+    policies: TablePolicies,
 }
 
 impl Thresholds {
@@ -52,10 +51,10 @@ impl Thresholds {
             players: self.job.players,
             deals: self.job.deals,
             seed,
-            play: self.play.as_ref(),
+            play: self.policies.play.as_ref(),
             dd_deals: 0,
             scheme: Scheme::Strength,
-            opener: self.opener.as_ref(),
+            opener: self.policies.opener.as_ref(),
         }
     }
 }
@@ -69,20 +68,9 @@ impl LongCommand for Thresholds {
 
     fn prepare(profile: &Profile, mut job: ThresholdsJob) -> Result<Thresholds, Error> {
         profile.check_players(job.players)?;
-        if job.seat >= job.players {
-            return Err(Error::input(format!(
-                "--seat {} is not a position in the auction: 0 (eldest) to {}",
-                job.seat,
-                job.players - 1
-            )));
-        }
-        let play = play_policy(&job.play, profile)?;
-        if job.input_files.is_empty() {
-            job.input_files = input_files(&[&job.play]).map_err(Error::input)?;
-        }
+        super::check_seat(job.seat, job.players)?;
         Ok(Thresholds {
-            play,
-            opener: bid_policy("threshold", profile)?,
+            policies: TablePolicies::new(profile, &job.play, &mut job.input_files)?,
             profile: profile.clone(),
             job,
         })

@@ -65,6 +65,23 @@ pub struct RunControl {
     pub checkpoint_every: f64,
 }
 
+/// What every long-running command takes besides its own arguments.
+#[derive(Debug, Args)]
+pub struct LongArgs {
+    /// Seed (chosen, printed to stderr and recorded when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Shards, checkpoints.
+    #[command(flatten)]
+    pub control: RunControl,
+}
+
 /// `napsim merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
@@ -177,24 +194,15 @@ pub struct SimulateArgs {
     /// Number of deals: 1000000, 1_000_000 or 1e6.
     #[arg(long, default_value = "100000", value_parser = parse_count)]
     pub deals: u64,
-    /// Seed (chosen, printed to stderr and recorded when omitted).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
     /// Policies.
     #[command(flatten)]
     pub policies: PolicyArgs,
     /// Write the per-bid CSV here (and its manifest to FILE.meta.json); `-` for stdout.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Shards, checkpoints.
+    /// Seed, threads, progress, shards and checkpoints.
     #[command(flatten)]
-    pub control: RunControl,
+    pub long: LongArgs,
 }
 
 /// What the commands that evaluate every hand of many deals share.
@@ -209,15 +217,9 @@ pub struct DealRun {
     /// Play policy of every seat.
     #[arg(long, value_name = "SPEC", default_value = "heuristic")]
     pub play: String,
-    /// Seed (chosen, printed to stderr and recorded when omitted).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    /// Shards, checkpoints.
+    /// Seed, threads, progress, shards and checkpoints.
     #[command(flatten)]
-    pub control: RunControl,
+    pub long: LongArgs,
 }
 
 /// `napsim bid-table`.
@@ -246,9 +248,6 @@ pub struct BidTableArgs {
     /// Draw P(make) against trump length and honours here (SVG).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 /// `napsim tournament`.
@@ -264,12 +263,6 @@ pub struct TournamentArgs {
     /// Card sets (duplicate: each replayed in every rotation) or sessions: 2000, 2e3.
     #[arg(long, default_value = "1000", value_parser = parse_count)]
     pub sessions: u64,
-    /// Seed (chosen, printed to stderr and recorded when omitted).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
     /// Replay every card set with the entrants rotated through all seats (the default).
     #[arg(long, overrides_with = "no_duplicate")]
     pub duplicate: bool,
@@ -285,12 +278,9 @@ pub struct TournamentArgs {
     /// The entrant table and the cross-table of paired differences as Markdown here.
     #[arg(long, value_name = "FILE.md")]
     pub markdown: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Shards, checkpoints.
+    /// Seed, threads, progress, shards and checkpoints.
     #[command(flatten)]
-    pub control: RunControl,
+    pub long: LongArgs,
 }
 
 /// `napsim thresholds`.
@@ -306,9 +296,6 @@ pub struct ThresholdsArgs {
     /// Write one CSV row per bid and threshold here (and the manifest to FILE.csv.meta.json).
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 /// Parses a whole number (0 allowed): `1000`, `1_000` or `1e3`.
@@ -344,12 +331,6 @@ pub struct HandArgs {
     /// Worlds (deals of the unseen cards) to play: 4000, 4_000 or 4e3.
     #[arg(long, value_name = "K", default_value = "4000", value_parser = parse_count)]
     pub worlds: u64,
-    /// Seed (chosen, printed to stderr and reported when omitted).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
     /// The calls of the SEAT earlier seats, in speaking order (`pass,three`): only worlds in
     /// which those seats, bidding with --others-bid, would have made them are kept.
     #[arg(long, value_name = "CALLS")]
@@ -369,12 +350,9 @@ pub struct HandArgs {
     /// Write the output to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Shards, checkpoints.
+    /// Seed, threads, progress, shards and checkpoints.
     #[command(flatten)]
-    pub control: RunControl,
+    pub long: LongArgs,
 }
 
 /// `napsim solve`.

@@ -25,7 +25,7 @@ use crate::error::Error;
 use crate::report::{Rendered, TerminalProgress, say};
 use crate::rules::{self, Profile, load_profile};
 use crate::run::Controls;
-use args::{RulesAction, RunControl};
+use args::{LongArgs, RulesAction};
 
 /// Exit status after an interruption (128 + SIGINT, as shells report it).
 pub const INTERRUPTED: i32 = 130;
@@ -126,9 +126,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Simulate>(
-                &profile, job, a.seed, a.threads, a.quiet, &a.control, outputs,
-            )
+            long::<Simulate>(&profile, job, &a.long, outputs)
         }
         Command::Hand(a) => {
             let profile = load_profile(rules)?;
@@ -158,9 +156,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Hand>(
-                &profile, job, a.seed, a.threads, a.quiet, &a.control, outputs,
-            )
+            long::<Hand>(&profile, job, &a.long, outputs)
         }
         Command::BidTable(a) => {
             let profile = load_profile(rules)?;
@@ -172,7 +168,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 dd_deals: a.dd_deals.unwrap_or(deals).min(deals),
                 min_hands: a.min_hands,
                 input_files: Default::default(),
-                play: a.run.play.clone(),
+                play: a.run.play,
             };
             let outputs = Outputs {
                 out: a.out,
@@ -180,10 +176,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 plot: a.plot,
                 ..Outputs::default()
             };
-            let r = &a.run;
-            long::<BidTable>(
-                &profile, job, r.seed, r.threads, a.quiet, &r.control, outputs,
-            )
+            long::<BidTable>(&profile, job, &a.run.long, outputs)
         }
         Command::Thresholds(a) => {
             let profile = load_profile(rules)?;
@@ -192,16 +185,13 @@ fn run(cli: Cli) -> Result<(), Error> {
                 deals: a.run.deals,
                 seat: a.seat,
                 input_files: Default::default(),
-                play: a.run.play.clone(),
+                play: a.run.play,
             };
             let outputs = Outputs {
                 out: a.out,
                 ..Outputs::default()
             };
-            let r = &a.run;
-            long::<Thresholds>(
-                &profile, job, r.seed, r.threads, a.quiet, &r.control, outputs,
-            )
+            long::<Thresholds>(&profile, job, &a.run.long, outputs)
         }
         Command::Tournament(a) => {
             let profile = load_profile(rules)?;
@@ -218,9 +208,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 markdown: a.markdown,
                 ..Outputs::default()
             };
-            long::<Tournament>(
-                &profile, job, a.seed, a.threads, a.quiet, &a.control, outputs,
-            )
+            long::<Tournament>(&profile, job, &a.long, outputs)
         }
         Command::Merge(a) => {
             // The profile comes from the parts; a --rules other than the default must match it.
@@ -240,12 +228,10 @@ fn run(cli: Cli) -> Result<(), Error> {
 fn long<C: Render>(
     profile: &Profile,
     job: C::Job,
-    seed: Option<u64>,
-    threads: Option<usize>,
-    quiet: bool,
-    control: &RunControl,
+    args: &LongArgs,
     outputs: Outputs,
 ) -> Result<(), Error> {
+    let control = &args.control;
     let mut controls = Controls {
         shard: control.shard,
         checkpoint: control.checkpoint.clone(),
@@ -254,12 +240,12 @@ fn long<C: Render>(
         stop: stop_on_signals()?,
         ..Controls::default()
     };
-    if let Some(threads) = threads {
+    if let Some(threads) = args.threads {
         controls.threads = threads;
     }
-    let progress = TerminalProgress::new(quiet);
+    let progress = TerminalProgress::new(args.quiet);
     let run = LongRun {
-        seed,
+        seed: args.seed,
         controls: &controls,
         outputs,
         progress: &progress,

@@ -18,7 +18,7 @@ use crate::rng::next_u64;
 use crate::rules::Profile;
 use serde::{Deserialize, Serialize};
 
-use crate::bots::{bid_policy, input_files, play_policy};
+use crate::bots::{bid_policy, play_policy};
 use crate::error::Error;
 use crate::run::LongCommand;
 use crate::sim::{Block, Tally};
@@ -242,13 +242,40 @@ pub struct BidTableJob {
 /// The schemes a bid table may be grouped by (`--by`).
 pub const TABLE_SCHEMES: [Scheme; 3] = [Scheme::Classes, Scheme::Exact, Scheme::Coarse];
 
+/// The policies a table plays with (`bid-table`, `thresholds`): every seat's play, and the
+/// threshold bidder that decides whether the earlier seats pass.
+pub struct TablePolicies {
+    /// The play policy of every seat.
+    pub play: Box<dyn PlayPolicy>,
+    /// The bid policy of the earlier seats.
+    pub opener: Box<dyn BidPolicy>,
+}
+
+impl TablePolicies {
+    /// Builds the policies for `profile` with every seat playing `play`, and digests the files
+    /// they read into `input_files` when it is empty (a job recorded by a run keeps its own).
+    pub fn new(
+        profile: &Profile,
+        play: &str,
+        input_files: &mut BTreeMap<String, String>,
+    ) -> Result<TablePolicies, Error> {
+        let play_policy = play_policy(play, profile)?;
+        if input_files.is_empty() {
+            *input_files = crate::bots::input_files(&[play]).map_err(Error::input)?;
+        }
+        Ok(TablePolicies {
+            play: play_policy,
+            opener: bid_policy("threshold", profile)?,
+        })
+    }
+}
+
 /// `napsim bid-table`, prepared: the play policy and the opening bidder built.
 pub struct BidTable {
     profile: Profile,
     job: BidTableJob,
     scheme: Scheme,
-    play: Box<dyn PlayPolicy>,
-    opener: Box<dyn BidPolicy>,
+    policies: TablePolicies,
 }
 
 impl BidTable {
@@ -259,10 +286,10 @@ impl BidTable {
             players: self.job.players,
             deals: self.job.deals,
             seed,
-            play: self.play.as_ref(),
+            play: self.policies.play.as_ref(),
             dd_deals: self.job.dd_deals,
             scheme: self.scheme,
-            opener: self.opener.as_ref(),
+            opener: self.policies.opener.as_ref(),
         }
     }
 }
@@ -286,13 +313,8 @@ impl LongCommand for BidTable {
                     TABLE_SCHEMES.map(Scheme::name).join(", ")
                 ))
             })?;
-        let play = play_policy(&job.play, profile)?;
-        if job.input_files.is_empty() {
-            job.input_files = input_files(&[&job.play]).map_err(Error::input)?;
-        }
         Ok(BidTable {
-            play,
-            opener: bid_policy("threshold", profile)?,
+            policies: TablePolicies::new(profile, &job.play, &mut job.input_files)?,
             profile: profile.clone(),
             scheme,
             job,
