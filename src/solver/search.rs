@@ -27,6 +27,7 @@
 
 use super::position::Position;
 use super::table::{KeyContext, Table, run_bottoms};
+use crate::cards::bits;
 use crate::rules::MAX_PLAYERS;
 
 /// The mutable state of one search.
@@ -63,7 +64,7 @@ impl<'t> Search<'t> {
         let players = position.players;
         let mut hands = [0u64; MAX_PLAYERS];
         for (h, card_set) in hands.iter_mut().zip(&position.hands[..players]) {
-            *h = card_set.0;
+            *h = card_set.bits();
         }
         let trump = position.trump.map(|s| s as u8);
         let mut search = Search {
@@ -73,7 +74,7 @@ impl<'t> Search<'t> {
             players,
             declarer: position.declarer,
             misere: position.misere,
-            trumps: trump.map_or(0, |t| 0xffff << (16 * t)),
+            trumps: trump.map_or(0, |t| bits::lane_mask(u32::from(t))),
             live: hands.iter().fold(0, |a, h| a | h),
             leader: position.leader,
             trick_len: 0,
@@ -88,8 +89,8 @@ impl<'t> Search<'t> {
         // Replay the trick in progress onto the state.
         for (i, card) in position.trick().iter().enumerate() {
             let seat = (position.leader + i) % players;
-            search.live |= card.set().0;
-            search.hands[seat] |= card.set().0;
+            search.live |= card.set().bits();
+            search.hands[seat] |= card.set().bits();
             search.place(seat, u32::from(card.index()));
         }
         search
@@ -151,7 +152,7 @@ impl<'t> Search<'t> {
                     to_come |= hand;
                 } else {
                     to_come |= follow;
-                    theirs &= !(follow & follow.wrapping_neg());
+                    theirs &= !bits::lowest_bit(follow);
                 }
             }
             seat += 1;
@@ -205,15 +206,15 @@ impl<'t> Search<'t> {
     ) -> Option<u64> {
         let mine = self.hands[self.declarer];
         let side = legal & !self.trumps;
-        let masters = masters_of(side, theirs & !self.trumps);
+        let masters = bits::masters(side, theirs & !self.trumps);
         // The cheapest card: a side card that is no master, else a master, else the lowest
         // trump (the floors count only trumps and masters).
         let spare = if side & !masters != 0 {
             0
         } else if masters != 0 {
-            masters & masters.wrapping_neg()
+            bits::lowest_bit(masters)
         } else {
-            legal & legal.wrapping_neg()
+            bits::lowest_bit(legal)
         };
         if let Some(compared) = self.floor(target, mine & !spare, theirs, discarding, false) {
             return Some(compared);
@@ -222,7 +223,7 @@ impl<'t> Search<'t> {
         let mut winners = 0;
         while beating != 0 {
             let card = beating.trailing_zeros();
-            beating &= beating - 1;
+            beating = bits::clear_lowest(beating);
             if self.beating(card) & to_come == 0 {
                 winners |= 1 << card;
             }
@@ -241,7 +242,7 @@ impl<'t> Search<'t> {
         let compared = self.floor(target - 1, mine & !(1 << card), theirs, discarding, true)?;
         // The winner beat the winning card and every card to come: marking it keeps those
         // comparisons, and so does marking the defenders' top card of its suit if lower.
-        let top = suit_tops(theirs & 0xffff << (card & !15));
+        let top = bits::suit_tops(theirs & bits::lane_of_bit(card));
         let mark = if top != 0 && top < 1 << card {
             top
         } else {
@@ -313,7 +314,7 @@ impl<'t> Search<'t> {
                 winner = seat;
             }
         }
-        let lane = 0xffffu64 << (best & !15);
+        let lane = bits::lane_of_bit(best);
         let ranked = (self.live & lane).count_ones() > 1;
         (self.credit(winner), u64::from(ranked) << best)
     }
@@ -337,7 +338,7 @@ impl<'t> Search<'t> {
         self.trick_cards |= 1u64 << card;
         if self.trick_len == 0 {
             self.trick_cards = 1u64 << card;
-            self.led = 0xffff << (card & !15);
+            self.led = bits::lane_of_bit(card);
             self.win_card = card;
             self.win_seat = seat;
         } else if self.beats(card, self.win_card) {
@@ -371,12 +372,12 @@ impl<'t> Search<'t> {
         }
         let my_trumps = mine & self.trumps;
         let their_trumps = theirs & self.trumps;
-        let masters = masters_of(mine & !self.trumps, theirs & !self.trumps);
+        let masters = bits::masters(mine & !self.trumps, theirs & !self.trumps);
         if ((my_trumps | masters).count_ones() as i32) < target {
             return None;
         }
         // Masters compared with the defenders' top card of their suits.
-        let compared = suit_tops(theirs & lanes(masters));
+        let compared = bits::suit_tops(theirs & bits::whole_lanes(masters));
         if their_trumps == 0 {
             // Every master wins when led.
             return Some(compared);
@@ -398,11 +399,11 @@ impl<'t> Search<'t> {
             if seat == self.declarer || trumps == 0 {
                 continue;
             }
-            drawn &= !(trumps & trumps.wrapping_neg());
+            drawn &= !bits::lowest_bit(trumps);
             longest = longest.max(trumps.count_ones() as i32);
             let spent = (discarding >> seat & 1) as u32;
             for (lane, short) in shortest.iter_mut().enumerate() {
-                let length = (hand >> (16 * lane) & 0xffff).count_ones();
+                let length = bits::lane_bits(hand, lane as u32).count_ones();
                 *short = (*short).min(length.saturating_sub(spent));
             }
         }
@@ -411,7 +412,7 @@ impl<'t> Search<'t> {
         }
         let mut safe = sure;
         for (lane, short) in shortest.iter().enumerate() {
-            let cashing = (masters >> (16 * lane) & 0xffff).count_ones();
+            let cashing = bits::lane_bits(masters, lane as u32).count_ones();
             safe += cashing.min(*short) as i32;
         }
         if safe >= target {
@@ -422,7 +423,7 @@ impl<'t> Search<'t> {
         // floors then hold. The discards of the others only help, and a seat that spends a
         // trump on the trick in progress first only has fewer.
         if my_trumps.count_ones() >= 2 {
-            let led = my_trumps & my_trumps.wrapping_neg();
+            let led = bits::lowest_bit(my_trumps);
             return self.any_leader_floor(target, mine & !led, drawn);
         }
         None
@@ -446,9 +447,9 @@ impl<'t> Search<'t> {
         // With no defender trump: until it first wins a trick it follows suit (with a master
         // of the suit led if it holds one, which wins) or ruffs (and wins), so it spends no
         // trump or master without winning; once on lead every trump and master wins.
-        let masters = masters_of(mine & !self.trumps, theirs & !self.trumps);
+        let masters = bits::masters(mine & !self.trumps, theirs & !self.trumps);
         let floor = (my_trumps | masters).count_ones() as i32;
-        (floor >= target).then(|| suit_tops(theirs & lanes(masters)))
+        (floor >= target).then(|| bits::suit_tops(theirs & bits::whole_lanes(masters)))
     }
 
     /// Tricks the defenders are sure of in a trump contract: the trumps of one defender each
@@ -512,7 +513,7 @@ impl<'t> Search<'t> {
             let (leader, live) = (self.leader, self.live);
             let credit = self.credit(self.win_seat);
             // The winner's rank mattered if it beat a card of its own suit.
-            let lane = 0xffffu64 << (self.win_card & !15);
+            let lane = bits::lane_of_bit(self.win_card);
             let ranked = (self.trick_cards & lane).count_ones() > 1;
             let winner = u64::from(ranked) << self.win_card;
             self.live &= self.hands[..self.players].iter().fold(0, |a, h| a | h);
@@ -572,8 +573,8 @@ impl<'t> Search<'t> {
 
     /// The cards (of any hand) that would beat `card` if played now.
     fn beating(&self, card: u32) -> u64 {
-        let lane = 0xffffu64 << (card & !15);
-        let above = lane & !((2u64 << card) - 1);
+        let lane = bits::lane_of_bit(card);
+        let above = lane & bits::above(card);
         if self.trumps & lane != 0 {
             above
         } else {
@@ -584,41 +585,8 @@ impl<'t> Search<'t> {
     /// The cards of `seat`'s hand that some other live card of the same suit outranks.
     fn beaten_by_others(&self, seat: usize) -> u64 {
         let others = self.live & !self.hands[seat];
-        let mut beaten = 0;
-        for lane in 0..4 {
-            let theirs = others >> (16 * lane) & 0xffff;
-            if theirs != 0 {
-                let top = 63 - theirs.leading_zeros();
-                beaten |= ((1u64 << top) - 1) << (16 * lane);
-            }
-        }
-        self.hands[seat] & beaten
+        self.hands[seat] & bits::below_tops(others)
     }
-}
-
-/// Every bit of each lane (suit) of `cards` at or below the lane's highest card.
-#[inline]
-fn smear_down(cards: u64) -> u64 {
-    // Each shift is masked so that no bit crosses into the lane below.
-    let mut x = cards;
-    x |= x >> 1 & 0x7fff_7fff_7fff_7fff;
-    x |= x >> 2 & 0x3fff_3fff_3fff_3fff;
-    x |= x >> 4 & 0x0fff_0fff_0fff_0fff;
-    x |= x >> 8 & 0x00ff_00ff_00ff_00ff;
-    x
-}
-
-/// The whole lanes (suits) of `cards`.
-#[inline]
-fn lanes(cards: u64) -> u64 {
-    (smear_down(cards) & 0x0001_0001_0001_0001) * 0xffff
-}
-
-/// The highest card of each suit of `cards`.
-#[inline]
-fn suit_tops(cards: u64) -> u64 {
-    let below = smear_down(cards);
-    below & !(below >> 1 & 0x7fff_7fff_7fff_7fff)
 }
 
 /// The bottoms (of `bottoms`, the searched cards of `hand`) of the runs that reach from below
@@ -630,15 +598,15 @@ fn straddling_runs(bottoms: u64, hand: u64, live: u64, relevant: u64) -> u64 {
     let mut marked = 0;
     for lane in 0..4 {
         let shift = 16 * lane;
-        let rel = relevant >> shift & 0xffff;
+        let rel = bits::lane_bits(relevant, lane);
         if rel == 0 {
             continue;
         }
         let lowest = rel.trailing_zeros();
-        let mut below = bottoms >> shift & ((1u64 << lowest) - 1);
+        let mut below = bottoms >> shift & bits::below(lowest);
         while below != 0 {
             let bottom = below.trailing_zeros();
-            below &= below - 1;
+            below = bits::clear_lowest(below);
             // The run reaches the lowest relevant card if no other seat's card lies between.
             let between = (1u64 << (lowest + 1)) - (1u64 << bottom);
             if others >> shift & between == 0 {
@@ -647,12 +615,6 @@ fn straddling_runs(bottoms: u64, hand: u64, live: u64, relevant: u64) -> u64 {
         }
     }
     marked
-}
-
-/// The cards of `mine` above every card of `theirs` in the same suit.
-#[inline]
-fn masters_of(mine: u64, theirs: u64) -> u64 {
-    mine & !smear_down(theirs)
 }
 
 /// The most cards of `victims` that `killers` can beat one for one, each killer beating one
@@ -664,37 +626,12 @@ fn beatable(victims: u64, killers: u64) -> i32 {
     let mut beaten = 0;
     while victims != 0 && free != 0 {
         let victim = victims.trailing_zeros();
-        victims &= victims - 1;
-        let above = free & !((2u64 << victim) - 1);
+        victims = bits::clear_lowest(victims);
+        let above = free & bits::above(victim);
         if above != 0 {
-            free &= !(above & above.wrapping_neg());
+            free &= !bits::lowest_bit(above);
             beaten += 1;
         }
     }
     beaten
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Clubs 4, 9 and ace; diamonds 2; no heart; spades 3 and king.
-    const CARDS: u64 = 1 << 4 | 1 << 9 | 1 << 14 | 1 << 18 | 1 << 51 | 1 << 61;
-
-    #[test]
-    fn lanes_and_tops_stay_within_their_suits() {
-        assert_eq!(smear_down(1 << 16), 1 << 16);
-        assert_eq!(smear_down(1 << 20), 0x1f << 16);
-        assert_eq!(lanes(CARDS), 0xffff_0000_ffff_ffff);
-        assert_eq!(suit_tops(CARDS), 1 << 14 | 1 << 18 | 1 << 61);
-        assert_eq!(lanes(0) | suit_tops(0), 0);
-    }
-
-    #[test]
-    fn masters_beat_every_card_of_their_suit() {
-        // Against the queen of clubs and the five of spades: the club ace, the two of
-        // diamonds (no diamond is out) and the spade king, not the three.
-        let theirs = 1 << 12 | 1 << 53;
-        assert_eq!(masters_of(CARDS, theirs), 1 << 14 | 1 << 18 | 1 << 61);
-    }
 }
