@@ -14,6 +14,8 @@
 //!
 //! **Architecture invariant:** no IO, no clock, no randomness.
 
+mod bounds;
+mod order;
 mod position;
 mod search;
 mod table;
@@ -23,8 +25,9 @@ pub use position::{Position, PositionError};
 use crate::cards::{Card, CardSet, Suit};
 use crate::game::opening_leads;
 use crate::rules::{Bid, LeadRule, TrumpRule};
+use order::run_bottoms;
 use search::Search;
-use table::{Table, run_bottoms};
+use table::Table;
 
 /// How the opening lead of a deal sets the contract's trump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

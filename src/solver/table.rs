@@ -158,19 +158,6 @@ fn pdep_soft(x: u64, mut mask: u64) -> u64 {
     out
 }
 
-/// The lowest card of each run of `hand`'s cards that are adjacent among the `live` cards
-/// (gone cards between them do not count). The cards of a run are equivalent, so searching one
-/// of them is enough.
-#[inline]
-pub(super) fn run_bottoms(hand: u64, live: u64) -> u64 {
-    // Adding the dead cards to each card's upper neighbour carries through the dead run above
-    // it and lands on the next live card up; bit 15 of a lane is never dead, so no carry
-    // crosses into the next suit.
-    let dead = bits::CARDS & !live;
-    let landing = ((hand << 1).wrapping_add(dead)) & !dead;
-    hand & !landing
-}
-
 /// One entry: the owners of the relevant cards, and bounds on the credited tricks still to
 /// come for every position with its coarse key that matches them.
 #[derive(Clone, Copy)]
@@ -328,17 +315,6 @@ mod tests {
             let low = (1u64 << mask.count_ones()) - 1;
             assert_eq!(pext_soft(pdep_soft(x, mask), mask), x & low);
         }
-    }
-
-    #[test]
-    fn runs_keep_their_lowest_card() {
-        // Hand 4, 6, 9 of clubs; 5 is gone, 7 and 8 are live elsewhere: {4, 6} are one run.
-        let hand = 1 << 4 | 1 << 6 | 1 << 9;
-        let live = hand | 1 << 7 | 1 << 8 | 1 << 12;
-        assert_eq!(run_bottoms(hand, live), 1 << 4 | 1 << 9);
-        // The ace of clubs and the two of diamonds are not a run.
-        let hand = 1 << 14 | 1 << 18;
-        assert_eq!(run_bottoms(hand, hand), hand);
     }
 
     #[test]
