@@ -29,6 +29,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+pub mod bits;
+
 /// One of the four suits. The discriminant is the suit's lane in a [`CardSet`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
@@ -399,17 +401,70 @@ pub fn parse_deal(
 }
 
 /// A set of cards as a 64-bit bitboard (see the module documentation for the layout).
+///
+/// The bits are private, so that every set holds only cards: bits 0, 1 and 15 of each lane are
+/// always clear. [`CardSet::bits`] reads them; [`CardSet::from_bits`] (checked) and
+/// [`CardSet::from_bits_truncate`] (dropping the non-card bits) make a set from a `u64`, and
+/// [`CardSet::lane`] and [`CardSet::from_lane`] do the same suit by suit.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CardSet(pub u64);
+pub struct CardSet(u64);
 
 /// The bits of one suit lane that hold real ranks (2 ..= 14).
-const LANE: u64 = 0x7ffc;
+const LANE: u64 = bits::LANE_CARDS;
 
 impl CardSet {
     /// The empty set.
     pub const EMPTY: CardSet = CardSet(0);
     /// The full 52-card pack.
-    pub const FULL: CardSet = CardSet(LANE | LANE << 16 | LANE << 32 | LANE << 48);
+    pub const FULL: CardSet = CardSet(bits::CARDS);
+
+    /// The set whose bits are `bits`, if every set bit is a card (see the module documentation
+    /// for the layout); None if `bits` has a bit 0, 1 or 15 of some lane set.
+    ///
+    /// ```
+    /// use napsim::cards::CardSet;
+    /// assert_eq!(CardSet::from_bits(1 << 14).map(|s| s.to_string()), Some("AC".to_string()));
+    /// assert_eq!(CardSet::from_bits(1 << 15), None);
+    /// ```
+    #[inline]
+    pub const fn from_bits(bits: u64) -> Option<CardSet> {
+        if bits & !bits::CARDS == 0 {
+            Some(CardSet(bits))
+        } else {
+            None
+        }
+    }
+
+    /// The cards among `bits`: the set of its bits that are cards, every other bit dropped.
+    ///
+    /// ```
+    /// use napsim::cards::CardSet;
+    /// assert_eq!(CardSet::from_bits_truncate(u64::MAX), CardSet::FULL);
+    /// assert_eq!(CardSet::from_bits_truncate(0b111).to_string(), "2C");
+    /// ```
+    #[inline]
+    pub const fn from_bits_truncate(bits: u64) -> CardSet {
+        CardSet(bits & bits::CARDS)
+    }
+
+    /// The set's bits: one 16-bit lane per suit, clubs lowest, bit `r` of a lane for rank `r`.
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// The lane of `suit`: bit `r` set for each card of rank value `r` of that suit in the set.
+    #[inline]
+    pub const fn lane(self, suit: Suit) -> u16 {
+        bits::lane_bits(self.0, suit as u32) as u16
+    }
+
+    /// The cards of `suit` whose rank values are the set bits of `lane`; bits 0, 1 and 15 (no
+    /// rank) are dropped.
+    #[inline]
+    pub const fn from_lane(suit: Suit, lane: u16) -> CardSet {
+        CardSet((lane as u64 & LANE) << (16 * suit as u32))
+    }
 
     /// All cards of `suit`, ranks 2 to ace.
     pub const fn suit_mask(suit: Suit) -> CardSet {
@@ -427,8 +482,8 @@ impl CardSet {
 
     /// All cards (of every suit) from `lowest` up to the ace: a stripped pack.
     pub const fn from_lowest_rank(lowest: Rank) -> CardSet {
-        let lane = LANE & !((1u64 << lowest as u32) - 1);
-        CardSet(lane | lane << 16 | lane << 32 | lane << 48)
+        let lane = LANE & !bits::below(lowest as u32);
+        CardSet(lane * bits::LANE_ONES)
     }
 
     /// Whether `card` is in the set.
@@ -464,6 +519,12 @@ impl CardSet {
     /// Whether the set is empty.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// Whether the set holds one card or none (one test of the bits, without counting them).
+    #[inline]
+    pub const fn at_most_one(self) -> bool {
+        bits::clear_lowest(self.0) == 0
     }
 
     /// Whether the set is non-empty.
@@ -509,7 +570,7 @@ impl CardSet {
     /// Removes and returns the lowest card by bit index.
     pub fn pop_front(&mut self) -> Option<Card> {
         let card = self.first()?;
-        self.0 &= self.0 - 1;
+        self.0 = bits::clear_lowest(self.0);
         Some(card)
     }
 
@@ -520,15 +581,36 @@ impl CardSet {
         Some(card)
     }
 
+    /// The lowest card by bit index as a set of at most one card, computed without a branch
+    /// (empty for the empty set).
+    #[inline]
+    pub const fn first_set(self) -> CardSet {
+        CardSet(bits::lowest_bit(self.0))
+    }
+
+    /// The cards of the set that no card of `others` of the same suit beats (every card of a
+    /// suit `others` is void in).
+    ///
+    /// ```
+    /// use napsim::cards::{CardSet, parse_cards};
+    /// let mine: CardSet = parse_cards("AS QS 2H 9D 5C").unwrap().into_iter().collect();
+    /// let others: CardSet = parse_cards("KS 3H TD").unwrap().into_iter().collect();
+    /// assert_eq!(mine.masters_over(others).to_string(), "AS 5C");
+    /// ```
+    #[inline]
+    pub const fn masters_over(self, others: CardSet) -> CardSet {
+        CardSet(bits::masters(self.0, others.0))
+    }
+
     /// The card of lowest rank, whatever its suit; among equal ranks the lowest suit (clubs).
     #[inline]
     pub const fn lowest_rank(self) -> Option<Card> {
-        let ranks = (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & 0xffff;
+        let ranks = bits::fold_lanes(self.0);
         if ranks == 0 {
             return None;
         }
         let rank = ranks.trailing_zeros();
-        let suits = (self.0 >> rank) & 0x0001_0001_0001_0001;
+        let suits = (self.0 >> rank) & bits::LANE_ONES;
         Some(Card((suits.trailing_zeros() + rank) as u8))
     }
 
@@ -536,10 +618,10 @@ impl CardSet {
     /// (empty for the empty set), for hot code whose choices are random data.
     #[inline]
     pub const fn lowest_rank_set(self) -> CardSet {
-        let ranks = (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & 0xffff;
-        let rank = ranks & ranks.wrapping_neg();
-        let suits = self.0 & rank.wrapping_mul(0x0001_0001_0001_0001);
-        CardSet(suits & suits.wrapping_neg())
+        let ranks = bits::fold_lanes(self.0);
+        let rank = bits::lowest_bit(ranks);
+        let suits = self.0 & rank.wrapping_mul(bits::LANE_ONES);
+        CardSet(bits::lowest_bit(suits))
     }
 
     /// `if_true` when `condition` holds, else `if_false`, without a branch.
@@ -552,19 +634,19 @@ impl CardSet {
     /// The card of highest rank, whatever its suit; among equal ranks the highest suit (spades).
     #[inline]
     pub const fn highest_rank(self) -> Option<Card> {
-        let ranks = (self.0 | self.0 >> 16 | self.0 >> 32 | self.0 >> 48) & 0xffff;
+        let ranks = bits::fold_lanes(self.0);
         if ranks == 0 {
             return None;
         }
         let rank = 63 - ranks.leading_zeros();
-        let suits = (self.0 >> rank) & 0x0001_0001_0001_0001;
+        let suits = (self.0 >> rank) & bits::LANE_ONES;
         Some(Card((63 - suits.leading_zeros() + rank) as u8))
     }
 
     /// The cards of the set that rank above `card` in `card`'s suit.
     pub const fn above_in_suit(self, card: Card) -> CardSet {
         let suit = CardSet::suit_mask(card.suit()).0;
-        CardSet(self.0 & suit & !((2u64 << card.0) - 1))
+        CardSet(self.0 & suit & bits::above(card.0 as u32))
     }
 
     /// The suits with at least one card in the set.

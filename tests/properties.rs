@@ -303,8 +303,48 @@ proptest! {
     }
 
     #[test]
+    fn raw_bits_never_make_a_set_holding_non_cards(
+        raw in any::<u64>(), only_cards in any::<bool>(), lane in any::<u16>(), suit in 0usize..4,
+    ) {
+        // Half the cases hold card bits only, so that the checked constructor accepts some.
+        let bits = if only_cards { raw & CardSet::FULL.bits() } else { raw };
+        let suit = Suit::ALL[suit];
+        // The cards among the bits, found one bit at a time through `Card`'s own check.
+        let cards: Vec<Card> = (0..64u8)
+            .filter(|&i| bits >> i & 1 == 1)
+            .filter_map(Card::try_from_index)
+            .collect();
+        let truncated = CardSet::from_bits_truncate(bits);
+        let from_lane = CardSet::from_lane(suit, lane);
+        let checked = CardSet::from_bits(bits);
+        prop_assert_eq!(truncated.to_vec(), cards.clone());
+        prop_assert_eq!(checked.is_some(), cards.len() == bits.count_ones() as usize);
+        for set in [truncated, from_lane].into_iter().chain(checked) {
+            // Every member is a card that reads back, and the set is exactly its members.
+            prop_assert_eq!(set.into_iter().count(), set.count() as usize);
+            for card in set {
+                prop_assert_eq!(Card::try_from_index(card.index()), Some(card));
+                prop_assert_eq!(card.to_string().parse::<Card>().unwrap(), card);
+            }
+            prop_assert_eq!(set.bits(), set.into_iter().fold(0u64, |a, c| a | 1 << c.index()));
+            prop_assert_eq!(set - CardSet::FULL, CardSet::EMPTY);
+            prop_assert_eq!(!!set, set);
+            prop_assert_eq!(CardSet::from_bits(set.bits()), Some(set));
+            let lanes = Suit::ALL.iter().fold(CardSet::EMPTY, |a, &s| a | CardSet::from_lane(s, set.lane(s)));
+            prop_assert_eq!(lanes, set);
+        }
+        if let Some(set) = checked {
+            prop_assert_eq!(set, truncated);
+        }
+        // A lane holds the ranks whose bits are set, of its suit only.
+        let ranks: Vec<Card> = Rank::ALL.iter().filter(|r| lane >> r.value() & 1 == 1).map(|&r| Card::new(r, suit)).collect();
+        prop_assert_eq!(from_lane.to_vec(), ranks.clone());
+        prop_assert_eq!(from_lane.lane(suit), ranks.iter().fold(0u16, |a, c| a | 1 << c.rank().value()));
+    }
+
+    #[test]
     fn card_notation_round_trips(bits in any::<u64>()) {
-        let set = CardSet(bits) & CardSet::FULL;
+        let set = CardSet::from_bits_truncate(bits);
         let parsed: CardSet = parse_cards(&set.to_string()).unwrap().into_iter().collect();
         prop_assert_eq!(parsed, set);
         for card in set {

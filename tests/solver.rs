@@ -129,7 +129,7 @@ impl Naive {
 fn raw(hands: &[CardSet]) -> [u64; 7] {
     let mut out = [0; 7];
     for (o, h) in out.iter_mut().zip(hands) {
-        *o = h.0;
+        *o = h.bits();
     }
     out
 }
@@ -189,10 +189,10 @@ fn naive_opening(hands: &[CardSet], opening: &Opening) -> Vec<(Card, u8)> {
             TrumpChoice::NoTrump => None,
             TrumpChoice::Named(s) => Some(s as u32),
         };
-        raw[0] &= !card.set().0;
+        raw[0] &= !card.set().bits();
         let mut trick = vec![u32::from(card.index())];
         values.push((card, naive.value(&mut raw, 0, &mut trick)));
-        raw[0] |= card.set().0;
+        raw[0] |= card.set().bits();
     }
     values
 }

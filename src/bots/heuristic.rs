@@ -87,21 +87,10 @@ fn defender_lead(view: &PlayView, hand: CardSet) -> Card {
 /// The first suit (clubs first) whose top card in `cards` no `unseen` card of its suit beats,
 /// and that card. Branch-free over the four suits: whether a card is a master is random data.
 fn master_top(cards: CardSet, unseen: CardSet) -> Option<Card> {
-    // In each suit lane, every bit at or below the highest unseen card (a shift-and-or smear
-    // that masks off what would cross into the lane below).
-    let mut beaten = unseen.0;
-    beaten |= (beaten >> 1) & 0x7fff_7fff_7fff_7fff;
-    beaten |= (beaten >> 2) & 0x3fff_3fff_3fff_3fff;
-    beaten |= (beaten >> 4) & 0x0fff_0fff_0fff_0fff;
-    beaten |= (beaten >> 8) & 0x00ff_00ff_00ff_00ff;
     // A card above every unseen card of its suit is a master; a suit holds one exactly when
-    // its top card is one, so the first suit with a master is the lane of the lowest master.
-    let masters = cards.0 & !beaten;
-    if masters == 0 {
-        return None;
-    }
-    let lane = 0xffff << (masters.trailing_zeros() & !15);
-    CardSet(cards.0 & lane).last()
+    // its top card is one, so the first suit with a master is the suit of the lowest master.
+    let first = cards.masters_over(unseen).first()?;
+    cards.of_suit(first.suit()).last()
 }
 
 fn follow(view: &PlayView, legal: CardSet, best: Card, winner: usize) -> Card {
@@ -115,7 +104,7 @@ fn follow(view: &PlayView, legal: CardSet, best: Card, winner: usize) -> Card {
     // than branches (this also covers a single legal card). The winning cards all lie in one
     // suit (higher cards of the suit led, or trumps when void in it: a seat that can follow
     // must), so the cheapest is the lowest.
-    let cheapest = CardSet(winners.0 & winners.0.wrapping_neg());
+    let cheapest = winners.first_set();
     let give_up = winners.is_empty() | (winner != declarer);
     let choice = CardSet::select(give_up, lowest_set(legal, trumps), cheapest);
     choice.first().expect("a legal card")
@@ -164,8 +153,8 @@ fn longest_suit(cards: CardSet) -> Option<Suit> {
     let best = Suit::ALL
         .into_iter()
         .map(|suit| {
-            let lane = cards.of_suit(suit).0 >> (16 * suit as u32);
-            let top = 63 - (lane | 1).leading_zeros();
+            let lane = u32::from(cards.lane(suit));
+            let top = 31 - (lane | 1).leading_zeros();
             let key = lane.count_ones() << 4 | top;
             (key << 2 | suit as u32) * u32::from(lane != 0)
         })

@@ -121,7 +121,7 @@ pub fn trump_suit(hand: CardSet) -> Suit {
 
 /// The 16-bit lane of `suit` (bit = rank value).
 fn lane(hand: CardSet, suit: Suit) -> u64 {
-    hand.of_suit(suit).0 >> (16 * suit as u32)
+    u64::from(hand.lane(suit))
 }
 
 // Feature key layout: trump length (3 bits), honours held (5 bits, A = bit 4), side aces

@@ -42,7 +42,7 @@ impl Knowledge {
         k.missing[..players].copy_from_slice(missing);
         for (seat, suits) in voids.iter().enumerate() {
             for &suit in suits {
-                k.voids[seat] |= CardSet::suit_mask(suit).0;
+                k.voids[seat] |= CardSet::suit_mask(suit).bits();
             }
         }
         k.set_order();
@@ -60,7 +60,7 @@ impl Knowledge {
                 k.missing[seat] = view.hand_len(seat);
                 for suit in Suit::ALL {
                     if view.known_void(seat, suit) {
-                        k.voids[seat] |= CardSet::suit_mask(suit).0;
+                        k.voids[seat] |= CardSet::suit_mask(suit).bits();
                     }
                 }
             }
@@ -71,7 +71,7 @@ impl Knowledge {
             && view.seat() != declarer
             && view.bid().with_floater()
             && !view.played().contains(floater)
-            && k.voids[declarer] & floater.set().0 == 0
+            && k.voids[declarer] & floater.set().bits() == 0
             && k.missing[declarer] > 0
         {
             k.known[declarer].insert(floater);
@@ -140,7 +140,7 @@ impl Knowledge {
                     // Move the cards this seat may hold to the front of the undealt part.
                     let mut allowed = 0;
                     for i in 0..left {
-                        if pool[i].set().0 & self.voids[seat] == 0 {
+                        if pool[i].set().bits() & self.voids[seat] == 0 {
                             pool.swap(i, allowed);
                             allowed += 1;
                         }
@@ -156,7 +156,7 @@ impl Knowledge {
                 }
                 left -= 1;
                 let card = pool[left];
-                if card.set().0 & self.voids[seat] != 0 {
+                if card.set().bits() & self.voids[seat] != 0 {
                     return None;
                 }
                 hands[seat].insert(card);

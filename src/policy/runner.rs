@@ -176,7 +176,7 @@ pub fn play_out<T: Seats + ?Sized>(state: &mut DealState, table: &T, rng: &mut S
         let hand = view.hand();
         // The last card is played without asking. (Testing for any single legal card instead
         // costs more in mispredicted branches than the policy calls it saves.)
-        let card = if hand.0 & hand.0.wrapping_sub(1) == 0 {
+        let card = if hand.at_most_one() {
             hand.first().expect("a card in hand")
         } else {
             table.play(view.seat()).play(&view, rng)

@@ -14,6 +14,8 @@
 //!
 //! **Architecture invariant:** no IO, no clock, no randomness.
 
+mod bounds;
+mod order;
 mod position;
 mod search;
 mod table;
@@ -23,8 +25,9 @@ pub use position::{Position, PositionError};
 use crate::cards::{Card, CardSet, Suit};
 use crate::game::opening_leads;
 use crate::rules::{Bid, LeadRule, TrumpRule};
+use order::run_bottoms;
 use search::Search;
-use table::{Table, run_bottoms};
+use table::Table;
 
 /// How the opening lead of a deal sets the contract's trump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +102,7 @@ impl Opening {
 /// `live` cards (cards gone from play between them do not separate them). The cards of a run
 /// are equivalent in play, so one stands for all.
 pub fn one_per_run(cards: CardSet, live: CardSet) -> CardSet {
-    CardSet(run_bottoms(cards.0, live.0 | cards.0))
+    CardSet::from_bits_truncate(run_bottoms(cards.bits(), live.bits() | cards.bits()))
 }
 
 thread_local! {
@@ -214,12 +217,13 @@ impl Solver {
         opening: &Opening,
     ) -> Vec<(Card, u8)> {
         let leads = opening_leads(hands[declarer], opening.lead, opening.named());
-        let live = hands.iter().fold(0, |a, h| a | h.0);
+        let live = hands.iter().fold(0, |a, h| a | h.bits());
         let mut values: Vec<(Card, u8)> = Vec::with_capacity(leads.count() as usize);
         for card in leads.iter_desc() {
             // A card next to one already valued (equivalent, same suit) has the same value.
             let twin = values.iter().find(|(c, _)| {
-                c.same_suit(card) && run_bottoms(c.set().0 | card.set().0, live).count_ones() == 1
+                c.same_suit(card)
+                    && run_bottoms(c.set().bits() | card.set().bits(), live).count_ones() == 1
             });
             let value = match twin {
                 Some(&(_, v)) => v,
@@ -243,8 +247,9 @@ impl Solver {
         tricks: u8,
     ) -> bool {
         let leads = opening_leads(hands[declarer], opening.lead, opening.named());
-        let live = hands.iter().fold(0, |a, h| a | h.0);
-        let candidates = CardSet(run_bottoms(leads.0, live) & leads.0);
+        let live = hands.iter().fold(0, |a, h| a | h.bits());
+        let candidates =
+            CardSet::from_bits_truncate(run_bottoms(leads.bits(), live) & leads.bits());
         let positions: Vec<Position> = candidates
             .iter_desc()
             .map(|card| self.after_lead(hands, declarer, opening, card).0)

@@ -13,8 +13,7 @@
 //! compared on the owners of its relevant cards only. Both parts are exact, never a hash, so
 //! entries stay valid from one deal to the next.
 
-/// The bits of a lane that can hold cards (bits 2..=14 of each 16-bit suit lane).
-const CARD_BITS: u64 = 0x7ffc_7ffc_7ffc_7ffc;
+use crate::cards::bits;
 
 /// Bits of the coarse key's header below the suit lengths: players, declarer, misère, trump
 /// and the leader.
@@ -57,7 +56,7 @@ impl KeyContext {
         for &hand in hands {
             for lane in 0..4 {
                 // Each suit length fits in 4 bits: 7 seats x 4 suits x 4 bits + 13 = 125.
-                coarse |= u128::from((hand >> (16 * lane) & 0xffff).count_ones()) << shift;
+                coarse |= u128::from(bits::lane_bits(hand, lane).count_ones()) << shift;
                 shift += 4;
             }
         }
@@ -73,15 +72,7 @@ impl KeyContext {
 /// whose owners a table entry records.
 #[inline]
 pub(super) fn close_up(relevant: u64, live: u64) -> u64 {
-    let mut closed = 0;
-    for lane in 0..4 {
-        let r = relevant >> (16 * lane) & 0xffff;
-        if r != 0 {
-            let from = 0xffffu64 << r.trailing_zeros() & 0xffff;
-            closed |= (from & (live >> (16 * lane))) << (16 * lane);
-        }
-    }
-    closed
+    bits::smear_up(relevant) & live
 }
 
 /// For each bit of the seat number, the set of positions (in `live`, compressed, lowest card
@@ -142,7 +133,7 @@ fn pext_soft(x: u64, mut mask: u64) -> u64 {
     let mut out = 0;
     let mut bit = 1;
     while mask != 0 {
-        let lowest = mask & mask.wrapping_neg();
+        let lowest = bits::lowest_bit(mask);
         if x & lowest != 0 {
             out |= bit;
         }
@@ -157,7 +148,7 @@ fn pdep_soft(x: u64, mut mask: u64) -> u64 {
     let mut out = 0;
     let mut bit = 1;
     while mask != 0 {
-        let lowest = mask & mask.wrapping_neg();
+        let lowest = bits::lowest_bit(mask);
         if x & bit != 0 {
             out |= lowest;
         }
@@ -165,19 +156,6 @@ fn pdep_soft(x: u64, mut mask: u64) -> u64 {
         mask ^= lowest;
     }
     out
-}
-
-/// The lowest card of each run of `hand`'s cards that are adjacent among the `live` cards
-/// (gone cards between them do not count). The cards of a run are equivalent, so searching one
-/// of them is enough.
-#[inline]
-pub(super) fn run_bottoms(hand: u64, live: u64) -> u64 {
-    // Adding the dead cards to each card's upper neighbour carries through the dead run above
-    // it and lands on the next live card up; bit 15 of a lane is never dead, so no carry
-    // crosses into the next suit.
-    let dead = CARD_BITS & !live;
-    let landing = ((hand << 1).wrapping_add(dead)) & !dead;
-    hand & !landing
 }
 
 /// One entry: the owners of the relevant cards, and bounds on the credited tricks still to
@@ -337,17 +315,6 @@ mod tests {
             let low = (1u64 << mask.count_ones()) - 1;
             assert_eq!(pext_soft(pdep_soft(x, mask), mask), x & low);
         }
-    }
-
-    #[test]
-    fn runs_keep_their_lowest_card() {
-        // Hand 4, 6, 9 of clubs; 5 is gone, 7 and 8 are live elsewhere: {4, 6} are one run.
-        let hand = 1 << 4 | 1 << 6 | 1 << 9;
-        let live = hand | 1 << 7 | 1 << 8 | 1 << 12;
-        assert_eq!(run_bottoms(hand, live), 1 << 4 | 1 << 9);
-        // The ace of clubs and the two of diamonds are not a run.
-        let hand = 1 << 14 | 1 << 18;
-        assert_eq!(run_bottoms(hand, hand), hand);
     }
 
     #[test]

@@ -1,0 +1,117 @@
+//! Move ordering and equivalent cards: which of a seat's cards the search tries, and in which
+//! order.
+//!
+//! Cards adjacent among the live cards (those gone from play between them do not separate
+//! them) are equivalent in play, so the search tries the lowest of each run only
+//! ([`run_bottoms`]); when that shortcut made a node's result depend on the cards between a
+//! run's cards, [`straddling_runs`] marks them. The cards tried come cheapest-first for the
+//! side to play: leads no live card beats first, a cheap winner when the trick goes the other
+//! side's way, a low card when it goes this side's way.
+
+use super::search::Search;
+use crate::cards::bits;
+
+impl Search<'_> {
+    /// The candidate cards in the order to try them: cards likely to settle the node first.
+    pub(super) fn order(&self, seat: usize, candidates: u64) -> ([u8; 8], usize) {
+        let mut moves = [0u8; 8];
+        let mut count = 0;
+        let mut push = |set: u64, descending: bool| {
+            let mut set = set;
+            while set != 0 {
+                let card = if descending {
+                    63 - set.leading_zeros()
+                } else {
+                    set.trailing_zeros()
+                };
+                set &= !(1u64 << card);
+                moves[count] = card as u8;
+                count += 1;
+            }
+        };
+        let wants_credit = seat == self.declarer;
+        if self.trick_len == 0 {
+            // Leading: cards no live card of their suit beats first, then the rest (high
+            // first for the declarer, low first for a defender).
+            let masters = candidates & !self.beaten_by_others(seat);
+            push(masters, true);
+            push(candidates & !masters, wants_credit);
+            return (moves, count);
+        }
+        let credited_now = self.credit(self.win_seat) == 1;
+        let winners = candidates & self.beating(self.win_card);
+        if credited_now == wants_credit {
+            // The trick is going this seat's way: play low.
+            push(candidates & !winners, false);
+            push(winners, false);
+        } else {
+            // Win as cheaply as possible, else play low.
+            push(winners, false);
+            push(candidates & !winners, false);
+        }
+        (moves, count)
+    }
+
+    /// The cards of `seat`'s hand that some other live card of the same suit outranks.
+    fn beaten_by_others(&self, seat: usize) -> u64 {
+        let others = self.live & !self.hands[seat];
+        self.hands[seat] & bits::below_tops(others)
+    }
+}
+
+/// The lowest card of each run of `hand`'s cards that are adjacent among the `live` cards
+/// (gone cards between them do not count). The cards of a run are equivalent, so searching one
+/// of them is enough.
+#[inline]
+pub(super) fn run_bottoms(hand: u64, live: u64) -> u64 {
+    // Adding the dead cards to each card's upper neighbour carries through the dead run above
+    // it and lands on the next live card up; bit 15 of a lane is never dead, so no carry
+    // crosses into the next suit.
+    let dead = bits::CARDS & !live;
+    let landing = ((hand << 1).wrapping_add(dead)) & !dead;
+    hand & !landing
+}
+
+/// The bottoms (of `bottoms`, the searched cards of `hand`) of the runs that reach from below
+/// the lowest card of `relevant` in their suit up to it. Such a run's cards are equivalent
+/// only while the cards between them are exactly as now, so its bottom becomes relevant too;
+/// a run wholly below stays small, and wholly above is kept exactly.
+pub(super) fn straddling_runs(bottoms: u64, hand: u64, live: u64, relevant: u64) -> u64 {
+    let others = live & !hand;
+    let mut marked = 0;
+    for lane in 0..4 {
+        let shift = 16 * lane;
+        let rel = bits::lane_bits(relevant, lane);
+        if rel == 0 {
+            continue;
+        }
+        let lowest = rel.trailing_zeros();
+        let mut below = bottoms >> shift & bits::below(lowest);
+        while below != 0 {
+            let bottom = below.trailing_zeros();
+            below = bits::clear_lowest(below);
+            // The run reaches the lowest relevant card if no other seat's card lies between.
+            let between = (1u64 << (lowest + 1)) - (1u64 << bottom);
+            if others >> shift & between == 0 {
+                marked |= 1u64 << (bottom + shift);
+            }
+        }
+    }
+    marked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_keep_their_lowest_card() {
+        // Hand 4, 6, 9 of clubs; 5 is gone, 7 and 8 are live elsewhere: {4, 6} are one run.
+        let hand = 1 << 4 | 1 << 6 | 1 << 9;
+        let live = hand | 1 << 7 | 1 << 8 | 1 << 12;
+        assert_eq!(run_bottoms(hand, live), 1 << 4 | 1 << 9);
+        // The ace of clubs and the two of diamonds are not a run.
+        let hand = 1 << 14 | 1 << 18;
+        assert_eq!(run_bottoms(hand, hand), hand);
+    }
+}
