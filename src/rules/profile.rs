@@ -144,13 +144,21 @@ impl Bid {
     /// payouts only (no kitty, antes or spare hand): `made` from each opponent, or `failed` to
     /// each opponent (to the kitty for every player, where the bid says so).
     pub fn declarer_units(&self, made: bool, players: usize) -> i64 {
+        let (each, into_kitty_each) = self.stakes(made);
         let players = players as i64;
+        each * (players - 1) - into_kitty_each * players
+    }
+    /// The stakes of a contract of this bid, made or failed: the units each opponent pays the
+    /// declarer (negative: the declarer pays each opponent), and the units the declarer pays
+    /// into the kitty for each player. A deal's settlement builds on this.
+    #[inline]
+    pub(crate) fn stakes(&self, made: bool) -> (i64, i64) {
         if made {
-            self.made * (players - 1)
+            (self.made, 0)
         } else if self.failed_to_kitty {
-            -self.failed * players
+            (0, self.failed)
         } else {
-            -self.failed * (players - 1)
+            (-self.failed, 0)
         }
     }
     /// The success rate at which bidding this breaks even on payouts: the loss over the win
