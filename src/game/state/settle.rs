@@ -117,18 +117,20 @@ impl<'p> DealState<'p> {
             return outcome;
         }
         let (mut each, mut into_kitty_each) = bid.stakes(made);
-        if !made && self.spare_taken {
-            // Taking the spare hand multiplies a failure's payout.
-            let multiplier = self.profile.spare_hand().map_or(1, |s| s.failed_multiplier);
-            each *= multiplier;
-            into_kitty_each *= multiplier;
+        if made {
+            if bid.takes_kitty() {
+                outcome.from_kitty = outcome.kitty_after;
+            }
+        } else {
+            if self.spare_taken {
+                // Taking the spare hand multiplies a failure's payout.
+                let multiplier = self.profile.spare_hand().map_or(1, |s| s.failed_multiplier);
+                each *= multiplier;
+                into_kitty_each *= multiplier;
+            }
+            outcome.from_kitty = -into_kitty_each * self.players as i64;
         }
         outcome.each = each;
-        outcome.from_kitty = if made && bid.takes_kitty() {
-            outcome.kitty_after
-        } else {
-            -into_kitty_each * self.players as i64
-        };
         outcome.kitty_after -= outcome.from_kitty;
         outcome
     }
