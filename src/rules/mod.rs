@@ -10,6 +10,7 @@
 mod builtin;
 mod profile;
 mod raw;
+mod validate;
 
 pub use builtin::{BUILTIN, DEFAULT_PROFILE, builtin_names};
 pub use profile::{
