@@ -57,8 +57,8 @@ struct Outputs {
 }
 
 impl Outputs {
-    /// Fails before any work if a file could not be written (its directory is missing), or if
-    /// a shard is asked for more than its partial result.
+    /// Fails before any work if a file could not be written (it is a directory, or lies below a
+    /// file), or if a shard is asked for more than its partial result.
     fn check(&self, shard: Option<Shard>) -> Result<(), Failure> {
         if let Some(shard) = shard {
             let extra = [
@@ -291,19 +291,20 @@ pub(super) fn fresh_seed() -> u64 {
     seed
 }
 
+/// Refuses, before a run, an output path that is a directory or lies below a file; missing
+/// folders are fine (they are created when the output is written).
 pub(super) fn check_writable_dir(path: &Path) -> Result<(), Failure> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let existing = path
+        .ancestors()
+        .skip(1)
+        .find(|dir| !dir.as_os_str().is_empty() && std::fs::symlink_metadata(dir).is_ok());
     let problem = if path.is_dir() {
         "it is a directory".to_string()
-    } else if dir.is_dir() {
-        return Ok(());
-    } else if dir.exists() {
-        format!("{} is not a directory", dir.display())
     } else {
-        format!("directory {} does not exist", dir.display())
+        match existing {
+            Some(dir) if !dir.is_dir() => format!("{} is not a directory", dir.display()),
+            _ => return Ok(()),
+        }
     };
     Err(Failure::runtime(format!(
         "cannot write {}: {problem}",
