@@ -171,9 +171,10 @@ fn plot_draws_one_line_per_bid_and_the_same_bytes_every_time() {
 }
 
 #[test]
-fn plot_into_a_missing_directory_fails_before_the_run() {
+fn plot_below_a_file_fails_before_the_run() {
     let dir = tempfile::tempdir().unwrap();
-    let svg = dir.path().join("missing").join("x.svg");
+    std::fs::write(dir.path().join("file"), "").unwrap();
+    let svg = dir.path().join("file").join("missing").join("x.svg");
     let out = napsim(&[
         "bid-table",
         "--deals",
@@ -186,7 +187,7 @@ fn plot_into_a_missing_directory_fails_before_the_run() {
     .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("does not exist"), "{stderr}");
+    assert!(stderr.contains("file is not a directory"), "{stderr}");
 }
 
 fn group(length: u8, top: u8, hands: u64, made: &[u64]) -> ChartGroup {

@@ -337,19 +337,116 @@ fn bad_profile_files_exit_2_naming_the_key() {
 
 #[test]
 fn unwritable_output_is_a_runtime_error_and_leaves_no_file() {
+    // Below a device: no folder can be made there.
     let out = napsim()
-        .args([
-            "simulate",
-            "--deals",
-            "10",
-            "--out",
-            "/nonexistent-dir/x.csv",
-        ])
+        .args(["simulate", "--deals", "10", "--out", "/dev/null/new/x.csv"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.starts_with("error: cannot write"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot write /dev/null/new/x.csv: /dev/null is not a directory"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn missing_folders_above_every_output_are_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = napsim()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+    };
+    let sim = ["simulate", "--deals", "70000", "--seed", "1", "--quiet"];
+    let with = |more: &[&'static str]| [&sim[..], more].concat();
+    run(&with(&[
+        "--out",
+        "a/b/sim.csv",
+        "--checkpoint",
+        "c/d/sim.ckpt",
+    ]));
+    run(&with(&["--shard", "0/2", "--out", "parts/x/p0.json"]));
+    run(&with(&["--shard", "1/2", "--out", "parts/y/p1.json"]));
+    run(&[
+        "merge",
+        "parts/x/p0.json",
+        "parts/y/p1.json",
+        "--out",
+        "merged/m.csv",
+    ]);
+    run(&[
+        "bid-table",
+        "--deals",
+        "1000",
+        "--seed",
+        "1",
+        "--quiet",
+        "--out",
+        "t/csv/t.csv",
+        "--markdown",
+        "t/md/t.md",
+        "--plot",
+        "t/svg/t.svg",
+    ]);
+    run(&[
+        "tournament",
+        "--entrant",
+        "a=threshold/heuristic",
+        "--entrant",
+        "b=pass/heuristic",
+        "--sessions",
+        "20",
+        "--seed",
+        "1",
+        "--quiet",
+        "--out",
+        "r/e.csv",
+        "--pairs",
+        "r/p/p.csv",
+        "--markdown",
+        "r/m/t.md",
+    ]);
+    run(&[
+        "hand",
+        "AS KS QS JS TS",
+        "--worlds",
+        "10",
+        "--play",
+        "heuristic",
+        "--seed",
+        "1",
+        "--json",
+        "--out",
+        "h/i/h.json",
+    ]);
+    for file in [
+        "a/b/sim.csv",
+        "a/b/sim.csv.meta.json",
+        "c/d/sim.ckpt",
+        "parts/x/p0.json",
+        "parts/y/p1.json",
+        "merged/m.csv",
+        "merged/m.csv.meta.json",
+        "t/csv/t.csv",
+        "t/csv/t.csv.meta.json",
+        "t/md/t.md",
+        "t/svg/t.svg",
+        "r/e.csv",
+        "r/e.csv.meta.json",
+        "r/p/p.csv",
+        "r/m/t.md",
+        "h/i/h.json",
+        "h/i/h.json.meta.json",
+    ] {
+        assert!(dir.path().join(file).is_file(), "{file} was not written");
+    }
+    let read = |file: &str| std::fs::read(dir.path().join(file)).unwrap();
+    assert_eq!(read("merged/m.csv"), read("a/b/sim.csv"));
 }
 
 #[test]

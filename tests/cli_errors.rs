@@ -325,13 +325,22 @@ fn simulate_refuses_bad_counts_policies_and_outputs() {
             &policy("--bid", "table:file=(file)"),
             "not a napsim bid-table CSV",
         ),
+        // Missing folders are created, but not below a file, however deep.
         runtime(
-            &set(&sim, "--out", "nowhere/out.csv"),
-            "cannot write nowhere/out.csv",
+            &set(&sim, "--out", "file/new/out.csv"),
+            "cannot write file/new/out.csv: file is not a directory",
         ),
         runtime(
             &set(&sim, "--out", "file/out.csv"),
             "cannot write file/out.csv",
+        ),
+        // A refused run creates no folder for its output.
+        input(
+            &with(
+                &set(&sim, "--out", "new/deeper/out.csv"),
+                &["--players", "2"],
+            ),
+            "2 players",
         ),
         runtime(&with(&to_stdout, &["--out", "dir"]), "cannot write dir"),
     ]);
@@ -439,8 +448,8 @@ fn hand_refuses_bad_hands_seats_and_calls() {
         usage(&hand(good, &["--threads", "0"]), "at least 1"),
         usage(&hand(good, &["--json", "--csv"]), "cannot be used with"),
         runtime(
-            &hand(good, &["--out", "nowhere/h.txt"]),
-            "cannot write nowhere/h.txt",
+            &hand(good, &["--out", "file/new/h.txt"]),
+            "cannot write file/new/h.txt: file is not a directory",
         ),
         runtime(&hand(good, &["--json", "--out", "dir"]), "cannot write dir"),
     ]);
@@ -470,12 +479,12 @@ fn bid_table_refuses_bad_counts_schemes_and_outputs() {
         ),
         input(&with(&table, &["--players", "8"]), "8 players"),
         runtime(
-            &with(&bare, &["--out", "nowhere/t.csv"]),
-            "cannot write nowhere/t.csv",
+            &with(&bare, &["--out", "file/new/t.csv"]),
+            "cannot write file/new/t.csv",
         ),
         runtime(
-            &with(&bare, &["--markdown", "nowhere/t.md"]),
-            "cannot write nowhere/t.md",
+            &with(&bare, &["--markdown", "file/new/t.md"]),
+            "cannot write file/new/t.md",
         ),
         runtime(
             &with(&bare, &["--plot", "file/t.svg"]),
@@ -511,8 +520,8 @@ fn thresholds_refuses_bad_seats_counts_and_outputs() {
             "8 players",
         ),
         runtime(
-            &set(&sweep, "--out", "nowhere/t.csv"),
-            "cannot write nowhere/t.csv",
+            &set(&sweep, "--out", "file/new/t.csv"),
+            "cannot write file/new/t.csv",
         ),
         runtime(&set(&sweep, "--out", "dir"), "cannot write dir"),
     ]);
@@ -572,8 +581,8 @@ fn tournament_refuses_bad_entrants_and_outputs() {
         usage(&set(&two, "--sessions", "0"), "at least 1"),
         usage(&tour, "required arguments were not provided"),
         runtime(
-            &with(&two, &["--pairs", "nowhere/p.csv"]),
-            "cannot write nowhere/p.csv",
+            &with(&two, &["--pairs", "file/new/p.csv"]),
+            "cannot write file/new/p.csv",
         ),
         runtime(
             &with(&two, &["--markdown", "file/t.md"]),
@@ -797,7 +806,10 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
             &with(&sim, &["--checkpoint", "x.json", "--out", "x.json"]),
             "--checkpoint and --out both name x.json",
         ),
-        runtime(&with(&sim, &["--checkpoint", "nowhere/c.json"]), "nowhere"),
+        runtime(
+            &with(&sim, &["--checkpoint", "file/new/c.json"]),
+            "cannot write file/new/c.json: file is not a directory",
+        ),
         // Merges.
         usage(&["merge"], "required arguments"),
         input(&merge(&["p0.json", "p2.json"], &[]), "shard 1/3 is missing"),
@@ -854,9 +866,9 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
         runtime(
             &merge(
                 &["p0.json", "p1.json", "p2.json"],
-                &["--out", "dir/no/m.csv"],
+                &["--out", "file/no/m.csv"],
             ),
-            "dir/no",
+            "file is not a directory",
         ),
         // Checkpoints to resume.
         input(
@@ -940,6 +952,10 @@ fn a_run_that_cannot_write_one_output_writes_none() {
             "is named for two outputs",
         ),
         input(
+            &with(&tour, &["--out", "new/t.csv", "--pairs", "./new/t.csv"]),
+            "is named for two outputs",
+        ),
+        input(
             &with(&tour, &["--out", "t.csv", "--markdown", "t.csv.meta.json"]),
             "is named for two outputs",
         ),
@@ -967,6 +983,21 @@ fn a_run_that_cannot_write_one_output_writes_none() {
                     "t.csv",
                     "--markdown",
                     "t.md",
+                    "--plot",
+                    "/dev/full",
+                ],
+            ),
+            "No space left on device",
+        ),
+        // The folders created for the files staged before are removed again.
+        runtime(
+            &with(
+                &table,
+                &[
+                    "--out",
+                    "new/deeper/t.csv",
+                    "--markdown",
+                    "new/t.md",
                     "--plot",
                     "/dev/full",
                 ],

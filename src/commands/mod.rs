@@ -63,8 +63,8 @@ impl Outputs {
             .filter(|p| *p != Path::new("-"))
     }
 
-    /// Fails before any work if a file could not be written (its directory is missing), or if
-    /// a shard is asked for more than its partial result.
+    /// Fails before any work if a file could not be written (it is a directory, or lies below a
+    /// file), or if a shard is asked for more than its partial result.
     pub fn check(&self, shard: Option<Shard>) -> Result<(), Error> {
         if let Some(shard) = shard
             && let Some((flag, _)) = self.extras().iter().find(|(_, path)| path.is_some())

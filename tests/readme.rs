@@ -1,0 +1,38 @@
+//! The README's examples, run as written: every `console` block of README.md is a transcript
+//! (`$ napsim ...`, `> ` continuing a command, then what it prints, stdout and stderr together)
+//! that trycmd runs in order and compares, `[..]` matching what varies from run to run (times,
+//! speeds) and a line `...` any lines. `napsim` is this build's binary.
+//!
+//! The examples run in a fresh temporary directory (trycmd's sandbox, which it turns on when a
+//! `README.out` folder sits beside the case file: so the case is a copy of README.md in a
+//! temporary folder with an empty one), so the files they write never land in the checkout and
+//! a later example can read what an earlier one wrote. Failures name the copy's path; its line
+//! numbers are README.md's.
+//!
+//! Left out, as `sh` or `text` blocks: command synopses, the shell loops and cluster scripts
+//! (they need a shell, Slurm or ssh hosts) and the interrupted run (it needs a Ctrl-C;
+//! `tests/interrupt.rs` covers it).
+
+use std::path::PathBuf;
+
+/// The program `name` on the `PATH` (the README compares two files with `cmp`).
+fn on_path(name: &str) -> PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+        .unwrap_or_else(|| panic!("the README's examples need `{name}` on the PATH"))
+}
+
+#[test]
+fn readme_examples_print_what_they_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let readme = dir.path().join("README.md");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"), &readme).unwrap();
+    std::fs::create_dir(dir.path().join("README.out")).unwrap();
+    trycmd::TestCases::new()
+        .register_bin("napsim", trycmd::cargo::cargo_bin("napsim"))
+        // trycmd skips, rather than fails, a step whose program it does not know.
+        .register_bin("cmp", on_path("cmp"))
+        .case(&readme)
+        .run();
+}
