@@ -10,7 +10,8 @@
 //! - [`sim`]: the deterministic parallel driver;
 //! - [`analysis`]: simulate (and later analyses) turning tallies into rows;
 //! - [`report`]: CSV, JSON and text output, written atomically;
-//! - [`stats`]: intervals and standard errors.
+//! - [`stats`]: intervals and standard errors;
+//! - [`stderr`]: messages that never panic when stderr has gone.
 //!
 //! ```
 //! use napsim::{game, policy, rng, rules::Profile};
@@ -39,3 +40,12 @@ pub mod rules;
 pub mod sim;
 pub mod solver;
 pub mod stats;
+pub mod stderr;
+
+/// napsim's version as recorded in every run's identity: the Cargo version, plus the source
+/// revision when the build knew one (`0.1.0+COMMIT`, `-dirty.DIGEST` after it when the sources
+/// differed from that commit; see `build.rs`). Parts and checkpoints of different versions do
+/// not merge or resume.
+pub fn napsim_version() -> &'static str {
+    env!("NAPSIM_VERSION")
+}

@@ -15,19 +15,23 @@ use crate::report;
 use crate::sim::partial::{self, Identity, Partial, RawPartial};
 use crate::sim::{self, Block, Controls, Plan, Progress, RunError, RunState, Shard, Tally};
 
-/// Exit status after an interruption (128 + SIGINT, as shells report it).
+/// Exit status after an interruption by SIGINT, SIGTERM or SIGHUP alike (128 + SIGINT, as
+/// shells report a Ctrl-C): one status for "stopped, progress saved, resumable".
 pub const INTERRUPTED: i32 = 130;
 
-/// Set by SIGINT or SIGTERM; the run stops starting blocks once it is set.
+/// Set by SIGINT, SIGTERM or SIGHUP; the run stops starting blocks once it is set.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Installs the handlers once: the first SIGINT or SIGTERM sets [`STOP`]; a second one, while
-/// the run is still stopping, exits at once.
+/// Installs the handlers once: the first SIGINT, SIGTERM or SIGHUP (a closed terminal) sets
+/// [`STOP`]; a second one, while the run is still stopping, exits at once. SIGHUP is left alone
+/// when it was ignored at the start: `nohup napsim ...` asks to outlive the terminal.
 fn install_signal_handlers() -> Result<(), Failure> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
-            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
+            for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
                 // The shutdown must be registered first: it acts only once STOP is set.
                 signal_hook::flag::register_conditional_shutdown(signal, INTERRUPTED, &STOP)
                     .and_then(|_| signal_hook::flag::register(signal, &STOP))
@@ -37,6 +41,16 @@ fn install_signal_handlers() -> Result<(), Failure> {
         })
         .clone()
         .map_err(|e| Failure::runtime(format!("cannot install the signal handlers: {e}")))
+}
+
+/// Whether `signal` is ignored (as `nohup` leaves SIGHUP).
+fn ignored(signal: i32) -> bool {
+    // SAFETY: with a null new action, sigaction only reads the current one into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 /// The run controls, checked, with the checkpoint to resume from already read.
@@ -144,7 +158,7 @@ impl Execution {
     /// Runs `identity`'s blocks (of a profile with `bids` bids) (the shard's, the ones the checkpoint lacks), saving
     /// checkpoints as asked. A shard's result is written to `out` as a partial file and `None`
     /// is returned; otherwise the whole tally and the seconds of computing it took. An
-    /// interruption saves a checkpoint and fails with [`INTERRUPTED`].
+    /// interruption (SIGINT, SIGTERM, SIGHUP) saves a checkpoint and fails with [`INTERRUPTED`].
     pub fn run<T, F>(
         &self,
         identity: &Identity,
@@ -188,11 +202,11 @@ impl Execution {
             )));
         }
         if blocks.is_empty() && !self.quiet {
-            eprintln!(
+            crate::stderr::line(&format!(
                 "note: shard {shard} has no blocks to run (the run has {} blocks of {} {unit})",
                 identity.blocks(),
                 identity.block_size
-            );
+            ));
         }
         let mut last_save = Instant::now();
         let controls = Controls {
@@ -293,14 +307,14 @@ impl Execution {
             let out = out.expect("checked in Execution::new: a shard has --out");
             save(out, identity, shard, &state, elapsed)?;
             if !self.quiet {
-                eprintln!(
+                crate::stderr::line(&format!(
                     "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {elapsed:.2} \
                      s, written to {}",
                     blocks.start,
                     blocks.end,
                     identity.blocks(),
                     out.display()
-                );
+                ));
             }
             return Ok(None);
         }

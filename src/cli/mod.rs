@@ -70,7 +70,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         Ok(()) => 0,
         Err(f) if f.code == 0 => 0,
         Err(f) => {
-            eprintln!("error: {}", f.message);
+            crate::stderr::line(&format!("error: {}", f.message));
             f.code
         }
     }

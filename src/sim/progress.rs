@@ -40,8 +40,8 @@ impl Progress {
     /// Prints a line on stderr above the bar (or alone, with no bar).
     pub fn note(&self, line: &str) {
         match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            Some(bar) => bar.suspend(|| crate::stderr::line(line)),
+            None => crate::stderr::line(line),
         }
     }
 

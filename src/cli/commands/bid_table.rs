@@ -178,9 +178,9 @@ pub(super) fn render(
         return emit(&markdown);
     }
     let shown = rows.len() / profile.bids().len().max(1);
-    eprintln!(
+    crate::stderr::line(&format!(
         "{} deals in {:.2} s; {shown} (seat, class) rows shown",
         job.deals, finished.run.elapsed_seconds
-    );
+    ));
     Ok(())
 }

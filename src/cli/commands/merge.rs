@@ -24,7 +24,7 @@ pub(super) fn command(rules_arg: &str, args: MergeArgs) -> Result<(), Failure> {
     let named: Vec<(String, &RawPartial)> = parts.iter().map(|(n, p)| (n.clone(), p)).collect();
     partial::check_complete_set(&named).map_err(Failure::input)?;
     let identity = parts[0].1.identity.clone();
-    let ours = env!("CARGO_PKG_VERSION");
+    let ours = crate::napsim_version();
     if identity.napsim_version != ours {
         return Err(Failure::input(format!(
             "the parts were written by napsim {}, this is napsim {ours}: merge them with the \

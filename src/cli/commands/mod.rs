@@ -201,7 +201,7 @@ fn identity<J: Serialize>(
     block_size: u64,
 ) -> Identity {
     Identity {
-        napsim_version: env!("CARGO_PKG_VERSION").to_string(),
+        napsim_version: crate::napsim_version().to_string(),
         command: command.to_string(),
         profile: profile.name().to_string(),
         profile_toml: profile.toml().to_string(),
@@ -273,7 +273,7 @@ impl FileSet {
             Failure::runtime(format!("cannot write {}: {e}", path.display()))
         })?;
         for note in &self.notes {
-            eprintln!("{note}");
+            crate::stderr::line(note);
         }
         Ok(())
     }
@@ -287,7 +287,9 @@ fn resolve_seed(seed: Option<u64>) -> u64 {
 /// A fresh seed, printed to stderr so the run can be repeated.
 pub(super) fn fresh_seed() -> u64 {
     let seed = rand::random::<u64>();
-    eprintln!("seed: {seed} (pass --seed {seed} to repeat this run)");
+    crate::stderr::line(&format!(
+        "seed: {seed} (pass --seed {seed} to repeat this run)"
+    ));
     seed
 }
 

@@ -92,7 +92,7 @@ pub(super) fn render(
     let summary = report::simulate_summary(&rows, tally, finished.run.elapsed_seconds);
     match finished.outputs.out.as_deref() {
         Some(path) if path == Path::new("-") => {
-            eprint!("{summary}");
+            crate::stderr::write(&summary);
             emit_bytes(&csv)
         }
         Some(path) => {

@@ -161,7 +161,7 @@ pub(super) fn render(
     let csv = csv_of(&rows)?;
     match finished.outputs.out.as_deref() {
         Some(path) if path == Path::new("-") => {
-            eprint!("{text}");
+            crate::stderr::write(&text);
             emit_bytes(&csv)
         }
         Some(path) => {
