@@ -37,15 +37,22 @@ fn bench_simulate(c: &mut Criterion) {
                 policy_rng,
             }
         };
-        // Known answer: a wrong engine cannot be measured as a fast one.
-        let tally = simulate_block(&config, block());
-        let made: u64 = tally.bids.iter().map(|b| b.made).sum();
-        assert_eq!(
-            made, known_made,
-            "{bid_spec}: contracts made in the first {DEALS} deals of seed 7"
-        );
+        // Known answer, in every iteration: a wrong engine cannot be measured as a fast one.
+        let check = |tally: &napsim::analysis::simulate::SimulateTally| {
+            let made: u64 = tally.bids.iter().map(|b| b.made).sum();
+            assert_eq!(
+                made, known_made,
+                "{bid_spec}: contracts made in the first {DEALS} deals of seed 7"
+            );
+            assert_eq!(tally.deals, DEALS);
+        };
+        check(&simulate_block(&config, block()));
         group.bench_function(format!("4p heuristic {bid_spec}"), |b| {
-            b.iter(|| simulate_block(&config, block()))
+            b.iter(|| {
+                let tally = simulate_block(&config, block());
+                check(&tally);
+                tally
+            })
         });
     }
     group.finish();

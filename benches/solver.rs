@@ -1,6 +1,12 @@
 //! Solver speed, per thread: the exact value of a deal including the choice of opening lead
 //! and a target query at 4 players, the exact value at 7 players, and a PIMC decision at the
-//! opening lead with 100 worlds at 4 players.
+//! opening lead with 100 worlds at 4 players; and the deals of the golden file.
+//!
+//! Every iteration checks a known answer, so that a wrong solver cannot be measured as a fast
+//! one: the golden file's values (`tests/data/solved_deals.csv`, computed by the naive minimax
+//! of `tests/solver.rs`), and for the random deals the distribution of their best values, pinned
+//! (`KNOWN_*`), against which the target queries are checked too (a deal makes three exactly
+//! when its best value is three or more: two different searches must agree).
 //!
 //! `cargo bench --bench solver`; the figures are reported in the issue notes.
 
@@ -33,17 +39,20 @@ fn solver(c: &mut Criterion) {
         group.throughput(Throughput::Elements(count as u64));
         // A fresh solver per iteration (made outside the timing): its table must not remember
         // the same deals from the previous iteration.
+        let known = if players == 4 { KNOWN_4P } else { KNOWN_7P };
         group.bench_function(format!("{players}p value with lead choice"), |b| {
             b.iter_batched(
                 || Solver::new(players),
                 |mut solver| {
-                    let total: u32 = hands
-                        .iter()
-                        .map(|h| u32::from(solver.best_opening(h, 0, &Opening::TRUMPS)))
-                        .sum();
-                    // Known answer: every value is a trick count of the deal.
-                    assert!(total <= 5 * count as u32);
-                    black_box(total)
+                    let mut values = [0u32; 6];
+                    for h in &hands {
+                        values[usize::from(solver.best_opening(h, 0, &Opening::TRUMPS))] += 1;
+                    }
+                    assert_eq!(
+                        values, known,
+                        "{players}p: deals by best value, {count} deals of seed 2026"
+                    );
+                    black_box(values)
                 },
                 BatchSize::LargeInput,
             )
@@ -56,7 +65,8 @@ fn solver(c: &mut Criterion) {
                         let made = hands
                             .iter()
                             .filter(|h| solver.can_make_opening(h, 0, &Opening::TRUMPS, 3))
-                            .count();
+                            .count() as u32;
+                        assert_eq!(made, KNOWN_4P[3..].iter().sum::<u32>(), "4p: makes three");
                         black_box(made)
                     },
                     BatchSize::LargeInput,
@@ -89,13 +99,57 @@ fn solver(c: &mut Criterion) {
             |()| {
                 for state in &openings {
                     let view = PlayView::new(state);
-                    black_box(pimc.play(&view, &mut rng));
+                    let card = pimc.play(&view, &mut rng);
+                    assert!(view.legal().contains(card), "{card} is not a legal lead");
+                    black_box(card);
                 }
             },
             BatchSize::LargeInput,
         )
     });
+    // The golden file: every deal's value against the naive minimax's.
+    let golden = golden_deals();
+    group.throughput(Throughput::Elements(golden.len() as u64));
+    group.bench_function("golden file deals, 3-5p", |b| {
+        b.iter(|| {
+            for (line, hands, opening, best) in &golden {
+                let mut solver = Solver::new(hands.len());
+                let value = solver.best_opening(hands, 0, opening);
+                assert_eq!(value, *best, "{GOLDEN} line {line}");
+                black_box(value);
+            }
+        })
+    });
     group.finish();
+}
+
+/// Deals by best value (0 to 5 tricks) among the benches' random deals (`deals(4, 2000)` and
+/// `deals(7, 200)`): a known answer, pinned.
+const KNOWN_4P: [u32; 6] = [177, 575, 599, 424, 187, 38];
+const KNOWN_7P: [u32; 6] = [54, 80, 38, 25, 2, 1];
+
+const GOLDEN: &str = "tests/data/solved_deals.csv";
+
+/// The golden file's deals: line number, hands, contract and best value.
+fn golden_deals() -> Vec<(usize, Vec<CardSet>, Opening, u8)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .map(|(i, line)| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let hands = fields[2]
+                .split('/')
+                .map(|h| napsim::cards::parse_hand(h, 5).unwrap())
+                .collect();
+            let opening = match fields[1] {
+                "misere" => Opening::MISERE,
+                _ => Opening::TRUMPS,
+            };
+            (i + 1, hands, opening, fields[4].parse().unwrap())
+        })
+        .collect()
 }
 
 criterion_group!(benches, solver);

@@ -4,8 +4,8 @@
 //! jobs and writes what they return. The modules, in layer order (each uses only those above it
 //! in this list; `ARCHITECTURE.md` has the map):
 //!
-//! - [`cards`], [`rng`], [`stats`], [`files`]: cards and the [`cards::CardSet`] bitboard, the
-//!   random streams, intervals, atomic file writes;
+//! - [`cards`], [`rng`], [`stats`], [`files`], [`stderr`]: cards and the [`cards::CardSet`]
+//!   bitboard, the random streams, intervals, atomic file writes, messages that never panic;
 //! - [`rules`]: rule profiles (TOML) validated into a [`rules::Profile`];
 //! - [`game`]: one deal as a state machine (dealing, auction, tricks, settlement), sessions;
 //! - [`policy`]: the policy contracts: traits, information-set views, the runner, the spec
@@ -73,10 +73,6 @@
 
 #![deny(missing_docs)]
 
-/// napsim's version, as run identities record it: parts of a run merge, and a checkpoint
-/// resumes, only under the same version.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
 pub mod analysis;
 pub mod bots;
 pub mod cards;
@@ -94,3 +90,12 @@ pub mod run;
 pub mod sim;
 pub mod solver;
 pub mod stats;
+pub mod stderr;
+
+/// napsim's version as recorded in every run's identity: the Cargo version, plus the source
+/// revision when the build knew one (`0.1.0+COMMIT`, `-dirty.DIGEST` after it when the sources
+/// differed from that commit; see `build.rs`). Parts and checkpoints of different versions do
+/// not merge or resume.
+pub fn napsim_version() -> &'static str {
+    env!("NAPSIM_VERSION")
+}

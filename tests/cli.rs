@@ -71,7 +71,25 @@ fn simulate_writes_tidy_csv_and_manifest() {
             .unwrap()
             .contains("name = \"heather-1875\"")
     );
-    assert!(meta["napsim_version"].is_string() && meta["run"]["elapsed_seconds"].is_number());
+    assert!(meta["run"]["elapsed_seconds"].is_number());
+    // The Cargo version, then the commit where the build knew one (see build.rs).
+    let version = meta["napsim_version"].as_str().unwrap();
+    assert_eq!(version, napsim::napsim_version());
+    match version.split_once('+') {
+        None => assert_eq!(version, env!("CARGO_PKG_VERSION")),
+        Some((cargo, revision)) => {
+            assert_eq!(cargo, env!("CARGO_PKG_VERSION"));
+            let (commit, dirty) = revision.split_at(40.min(revision.len()));
+            assert!(commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit()));
+            assert!(
+                dirty.is_empty()
+                    || dirty.strip_prefix("-dirty.").is_some_and(|digest| {
+                        digest.len() == 8 && digest.chars().all(|c| c.is_ascii_hexdigit())
+                    }),
+                "{version}"
+            );
+        }
+    }
 }
 
 #[test]

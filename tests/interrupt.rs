@@ -233,3 +233,185 @@ fn damaged_or_foreign_checkpoints_are_refused() {
     }
     check(&d.join("missing.json"), &[], "cannot read");
 }
+
+/// A run that is killed if the test ends before it does (a failed assertion must not leave a
+/// quadrillion-world run behind).
+struct Running(Option<Child>);
+
+impl Running {
+    fn child(&self) -> &Child {
+        self.0.as_ref().expect("still running")
+    }
+
+    /// Waits for the run to exit, failing if it is still running after `bound` (a liveness
+    /// bound: generous, so that a loaded machine cannot fail it; a run that does not stop never
+    /// exits).
+    fn exits_within(mut self, bound: Duration, what: &str) -> std::process::Output {
+        let start = Instant::now();
+        let child = self.0.as_mut().expect("still running");
+        while child.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < bound,
+                "{what}: still running {bound:?} after the signal"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.0.take().unwrap().wait_with_output().unwrap()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The blocks a checkpoint holds, as `[start, end)` pairs, and the units it has tallied.
+fn checkpoint_progress(path: &Path) -> (Vec<(u64, u64)>, u64) {
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let done = saved["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r[0].as_u64().unwrap(), r[1].as_u64().unwrap()))
+        .collect();
+    (done, saved["tally"]["worlds"].as_u64().unwrap())
+}
+
+#[test]
+fn a_run_of_a_quadrillion_worlds_stops_at_once_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let args = [
+        "hand",
+        "AS KS QS JS TS",
+        "--worlds",
+        "1e15",
+        "--play",
+        "heuristic",
+        "--seed",
+        "7",
+        "--threads",
+        "2",
+        "--quiet",
+        "--checkpoint",
+        "big.ckpt",
+        "--checkpoint-every",
+        "0.2",
+    ];
+    let checkpoint = d.join("big.ckpt");
+    let run = Running(Some(spawn(d, &args)));
+    wait_for(&checkpoint);
+    send(run.child(), "-INT");
+    let out = run.exits_within(Duration::from_secs(20), "SIGINT");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("of 1000000000000000 worlds"), "{stderr}");
+    let (first, worlds) = checkpoint_progress(&checkpoint);
+    assert!(worlds > 0, "{first:?}");
+
+    // Resumed, it goes on from there (and stops again as quickly, on SIGTERM this time).
+    let mut resumed = args.to_vec();
+    resumed.extend(["--resume", "big.ckpt"]);
+    let run = Running(Some(spawn(d, &resumed)));
+    let start = Instant::now();
+    while checkpoint_progress(&checkpoint).1 == worlds {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the resumed run saved no progress in a minute"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    send(run.child(), "-TERM");
+    let out = run.exits_within(Duration::from_secs(20), "SIGTERM");
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (second, more) = checkpoint_progress(&checkpoint);
+    assert!(more > worlds, "{worlds} then {more}");
+    // Every block done before is still done.
+    for (start, end) in first {
+        assert!(
+            second.iter().any(|&(s, e)| s <= start && end <= e),
+            "[{start}, {end}) lost: {second:?}"
+        );
+    }
+}
+
+/// `args` run with SIGHUP ignored (as `nohup` leaves it), through the shell.
+fn spawn_ignoring_hangup(dir: &Path, args: &[&str]) -> Child {
+    let mut script = String::from("trap '' HUP; exec \"$0\"");
+    for i in 1..=args.len() {
+        script += &format!(" \"${{{i}}}\"");
+    }
+    Command::new("sh")
+        .current_dir(dir)
+        .args(["-c", &script, env!("CARGO_BIN_EXE_napsim")])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn sighup_stops_a_run_like_sigterm_even_when_stderr_has_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deals = deals();
+    let args = [
+        "simulate",
+        "--deals",
+        &deals,
+        "--seed",
+        "4",
+        "--out",
+        "run.csv",
+        "--checkpoint",
+        "run.ckpt",
+        "--checkpoint-every",
+        "0.2",
+    ];
+    let mut child = spawn(d, &args);
+    // The terminal has gone: nobody reads stderr any more.
+    drop(child.stderr.take());
+    let run = Running(Some(child));
+    wait_for(&d.join("run.ckpt"));
+    send(run.child(), "-HUP");
+    let out = run.exits_within(Duration::from_secs(60), "SIGHUP");
+    assert_eq!(out.status.code(), Some(130));
+    assert!(!d.join("run.csv").exists());
+    // The checkpoint resumes to the uninterrupted bytes.
+    let mut resumed = args.to_vec();
+    resumed.extend(["--resume", "run.ckpt"]);
+    ok(d, &resumed);
+    let mut again = args[..5].to_vec();
+    again.extend(["--out", "again.csv"]);
+    ok(d, &again);
+    assert!(
+        std::fs::read(d.join("run.csv")).unwrap() == std::fs::read(d.join("again.csv")).unwrap()
+    );
+}
+
+#[test]
+fn under_nohup_sighup_is_ignored_and_a_gone_stderr_loses_only_the_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The summary goes to stderr when the CSV goes to stdout: writing it must not panic.
+    let args = ["simulate", "--deals", "300000", "--seed", "4", "--out", "-"];
+    let mut child = spawn_ignoring_hangup(d, &args);
+    drop(child.stderr.take());
+    std::thread::sleep(Duration::from_millis(300));
+    send(&child, "-HUP");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(csv, ok(d, &args));
+}

@@ -302,6 +302,27 @@ fn parts_that_do_not_belong_together_are_refused() {
         &["merge", p0, edited_path, p2, "--out", out],
         "napsim_version is \"9.",
     );
+    // Every part from another revision of the same Cargo version: refused, both named.
+    let ours = napsim::napsim_version();
+    let theirs = format!("{}+{}", env!("CARGO_PKG_VERSION"), "0".repeat(40));
+    let f = tempfile::tempdir().unwrap();
+    let others: Vec<String> = [p0, p1, p2]
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let text = std::fs::read_to_string(part).unwrap().replace(
+                &format!("\"napsim_version\":\"{ours}\""),
+                &format!("\"napsim_version\":\"{theirs}\""),
+            );
+            let path = f.path().join(format!("other-{i}.json"));
+            std::fs::write(&path, text).unwrap();
+            path.display().to_string()
+        })
+        .collect();
+    assert_bad(
+        &["merge", &others[0], &others[1], &others[2], "--out", out],
+        &format!("written by napsim {theirs}, this is napsim {ours}"),
+    );
     // Outputs the command does not have.
     assert_bad(
         &["merge", p0, p1, p2, "--plot", "x.svg"],

@@ -171,3 +171,66 @@ fn solver_players_run_on_every_profile_and_are_reproducible() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+/// The resident memory of process `pid` in kB (Linux), if it can be read.
+fn resident_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn a_trillion_random_deals_run_in_constant_memory_until_stopped() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // It used to abort at once, allocating room for a trillion solve times.
+    /// Ends the run however the test ends: it would otherwise go on for months.
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut guard = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_napsim"))
+            .args(["solve", "--random", "1e12", "--seed", "1"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
+    let mut samples = Vec::new();
+    for _ in 0..10 {
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "it stopped by itself: {:?}",
+            child.try_wait()
+        );
+        samples.extend(resident_kb(child.id()));
+    }
+    // Solving deals costs the same memory after a moment as after two seconds.
+    if let (Some(first), Some(last)) = (samples.first(), samples.last()) {
+        assert!(*last < 64 * 1024, "{samples:?} kB resident");
+        assert!(*last <= first + 2048, "memory grows: {samples:?} kB");
+    }
+    // Ctrl-C ends it (a liveness bound, not a speed test).
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "still running after SIGINT"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

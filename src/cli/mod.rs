@@ -22,12 +22,14 @@ use crate::analysis::thresholds::{Thresholds, ThresholdsJob};
 use crate::analysis::tournament::{Tournament, TournamentJob};
 use crate::commands::{self, DealJob, LongRun, Outputs, Render, SolveJob};
 use crate::error::Error;
-use crate::report::{Rendered, TerminalProgress, say};
+use crate::report::{Rendered, TerminalProgress};
 use crate::rules::{self, Profile, load_profile};
 use crate::run::Controls;
+use crate::stderr;
 use args::{LongArgs, RulesAction};
 
-/// Exit status after an interruption (128 + SIGINT, as shells report it).
+/// Exit status after an interruption by SIGINT, SIGTERM or SIGHUP alike (128 + SIGINT, as
+/// shells report a Ctrl-C): one status for "stopped, progress saved, resumable".
 pub const INTERRUPTED: i32 = 130;
 
 /// The exit status for `error`: the one place kinds of error become numbers.
@@ -57,7 +59,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         Err(e) => {
             let code = exit_code(&e);
             if code != 0 {
-                say(&format!("error: {e}"));
+                stderr::line(&format!("error: {e}"));
             }
             code
         }
@@ -253,17 +255,30 @@ fn long<C: Render>(
     deliver(commands::run_long::<C>(profile, job, run, fresh_seed)?)
 }
 
-/// A flag that the first SIGINT or SIGTERM sets; a second one, while the run is still
-/// stopping, exits at once.
+/// A flag that the first SIGINT, SIGTERM or SIGHUP (a closed terminal) sets; a second one,
+/// while the run is still stopping, exits at once. SIGHUP is left alone when it was ignored at
+/// the start: `nohup napsim ...` asks to outlive the terminal.
 fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
+    for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
         // The shutdown must be registered first: it acts only once the flag is set.
         signal_hook::flag::register_conditional_shutdown(signal, INTERRUPTED, Arc::clone(&stop))
             .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&stop)))
             .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
     }
     Ok(stop)
+}
+
+/// Whether `signal` is ignored (as `nohup` leaves SIGHUP).
+fn ignored(signal: i32) -> bool {
+    // SAFETY: with a null new action, sigaction only reads the current one into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 /// Writes a command's files, then its stderr and stdout.
@@ -290,7 +305,7 @@ fn emit(bytes: &[u8]) -> Result<(), Error> {
 /// A fresh seed, said on stderr so the run can be repeated.
 fn fresh_seed() -> u64 {
     let seed = rand::random::<u64>();
-    say(&format!(
+    stderr::line(&format!(
         "seed: {seed} (pass --seed {seed} to repeat this run)"
     ));
     seed

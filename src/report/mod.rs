@@ -21,7 +21,7 @@ pub use hand::HandReport;
 pub use meta::{Meta, RunInfo};
 pub use narrate::narrate;
 pub use output::Rendered;
-pub use progress::{TerminalProgress, say};
+pub use progress::TerminalProgress;
 pub use record::{
     AuctionEntry, ContractRecord, DealRecord, ExchangeRecord, RevokeRecord, TrickRecord,
 };

@@ -1,6 +1,6 @@
 //! The progress bar on stderr, hidden when stderr is not a terminal or the user asked for quiet.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::OnceLock;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -22,12 +22,6 @@ impl TerminalProgress {
             quiet,
         }
     }
-}
-
-/// Writes `line` and a newline on stderr, ignoring a failure: a closed terminal (SIGHUP) or
-/// pipe must not stop, let alone panic, a run that is saving its work.
-pub fn say(line: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 impl Progress for TerminalProgress {
@@ -53,8 +47,8 @@ impl Progress for TerminalProgress {
 
     fn note(&self, line: &str) {
         match self.bar.get() {
-            Some(bar) => bar.suspend(|| say(line)),
-            None => say(line),
+            Some(bar) => bar.suspend(|| crate::stderr::line(line)),
+            None => crate::stderr::line(line),
         }
     }
 

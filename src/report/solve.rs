@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use crate::analysis::solve::{LeadValues, RandomSolves, time_summary};
+use crate::analysis::solve::{LeadValues, RandomSolves};
 use crate::cards::CardSet;
 use crate::solver::{Opening, TrumpChoice};
 
@@ -101,7 +101,7 @@ impl RandomSolveReport<'_> {
             let share = 100.0 * count as f64 / deals as f64;
             text += &format!("{tricks:>6}  {count:>9}  {share:>6.2}%\n");
         }
-        let [mean, median, p99, max] = time_summary(&self.solved.times);
+        let [mean, median, p99, max] = self.solved.times.summary();
         text += &format!(
             "\nsolve time per deal (one thread): mean {mean:.1} us, median {median:.1} us, \
              p99 {p99:.1} us, max {max:.1} us\n"
@@ -111,7 +111,7 @@ impl RandomSolveReport<'_> {
 
     /// The same as one JSON object.
     pub fn json(&self) -> String {
-        let [mean, median, p99, max] = time_summary(&self.solved.times);
+        let [mean, median, p99, max] = self.solved.times.summary();
         let value = serde_json::json!({
             "profile": self.profile,
             "players": self.players,

@@ -53,7 +53,7 @@ pub trait LongCommand: Sized + Sync {
     fn identity(&self, seed: u64) -> Identity {
         let profile = self.profile();
         Identity {
-            napsim_version: crate::VERSION.to_string(),
+            napsim_version: crate::napsim_version().to_string(),
             command: Self::NAME.to_string(),
             profile: profile.name().to_string(),
             profile_toml: profile.toml().to_string(),

@@ -30,7 +30,7 @@ pub fn read_parts(paths: &[PathBuf]) -> Result<Merged, Error> {
     let named: Vec<(String, &RawPartial)> = parts.iter().map(|(n, p)| (n.clone(), p)).collect();
     partial::check_complete_set(&named).map_err(Error::input)?;
     let identity = parts[0].1.identity.clone();
-    let ours = crate::VERSION;
+    let ours = crate::napsim_version();
     if identity.napsim_version != ours {
         return Err(Error::input(format!(
             "the parts were written by napsim {}, this is napsim {ours}: merge them with the \

@@ -118,6 +118,26 @@ impl BlockSet {
         self.ranges == [range.clone()]
     }
 
+    /// The blocks of `range` not in the set, as sorted disjoint ranges (at most one more than
+    /// the set has): what a resumed run has left to do, without enumerating the blocks.
+    pub fn gaps(&self, range: &Range<u64>) -> Vec<Range<u64>> {
+        let mut gaps = Vec::new();
+        let mut next = range.start;
+        for r in &self.ranges {
+            if r.start >= range.end {
+                break;
+            }
+            if r.start > next {
+                gaps.push(next..r.start);
+            }
+            next = next.max(r.end);
+        }
+        if next < range.end {
+            gaps.push(next..range.end);
+        }
+        gaps
+    }
+
     /// Whether every block in the set lies in `range`.
     pub fn within(&self, range: &Range<u64>) -> bool {
         self.ranges
@@ -191,6 +211,11 @@ mod tests {
                 plain.insert(k);
             }
             prop_assert_eq!(set.len(), plain.len() as u64);
+            for range in [0..70, 5..40, 63..64, 20..20] {
+                let missing: Vec<u64> = set.gaps(&range).into_iter().flatten().collect();
+                let expected: Vec<u64> = range.filter(|k| !plain.contains(k)).collect();
+                prop_assert_eq!(missing, expected);
+            }
             for k in 0..70 {
                 prop_assert_eq!(set.contains(k), plain.contains(&k));
             }
