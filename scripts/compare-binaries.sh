@@ -8,8 +8,8 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin-old" "$work/bin-new"
 cp "$1" "$work/bin-old/napsim"; cp "$2" "$work/bin-new/napsim"
 old="$work/bin-old/napsim"; new="$work/bin-new/napsim"
-# Timings differ from run to run: masked.
-mask() { sed -E 's#'"$work"'/bin-(old|new)#BIN#g; s#'"$work"'/(old|new)/#DIR/#g; s/[0-9]+\.[0-9]+ ?(s|ms|µs)\b/T s/g; s/"elapsed_seconds": ?[0-9.e+-]+/"elapsed_seconds": T/g; s/"time_us": ?\{[^}]*\}/"time_us": T/g; s/\([0-9]+ deals\/s\)/(R deals\/s)/g; s/(mean|median|p99|max|p90)[ =:]+[0-9.]+/\1 T/g'; }
+# Timings differ from run to run, and napsim_version carries the source revision: masked.
+mask() { sed -E 's#'"$work"'/bin-(old|new)#BIN#g; s#'"$work"'/(old|new)/#DIR/#g; s/[0-9]+\.[0-9]+ ?(s|ms|µs)\b/T s/g; s/"elapsed_seconds": ?[0-9.e+-]+/"elapsed_seconds": T/g; s/"time_us": ?\{[^}]*\}/"time_us": T/g; s/"napsim_version": ?"[^"]*"/"napsim_version": V/g; s/\([0-9]+ deals\/s\)/(R deals\/s)/g; s/(mean|median|p99|max|p90)[ =:]+[0-9.]+/\1 T/g'; }
 n=0; bad=0
 run() {
   n=$((n + 1))
@@ -62,7 +62,7 @@ run simulate --bid nosuch
 run bid-table --by nosuch
 run tournament --entrant a=threshold/heuristic --sessions 10
 run simulate --shard 0/2
-run simulate --out nowhere/x.csv --deals 10
+run simulate --out /dev/null/x.csv --deals 10
 run merge nosuch.part
 run deal --calls pass --hands "AS KS QS JS TS/2H 3H 4H 5H 6H/2C 3C 4C 5C 6C/2D 3D 4D 5D 6D"
 echo "$n commands, $bad differences"
