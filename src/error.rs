@@ -6,10 +6,13 @@ use std::fmt;
 
 use thiserror::Error as ThisError;
 
+use crate::bots::InputFileError;
 use crate::cards::CardError;
+use crate::eval::hand::HandInputError;
 use crate::files::Unwritable;
 use crate::policy::SpecError;
 use crate::rules::RulesError;
+use crate::sim::TallyError;
 
 /// Why a command did not finish.
 #[derive(Debug, ThisError)]
@@ -27,6 +30,21 @@ pub enum Error {
     /// A policy spec that cannot be used.
     #[error(transparent)]
     Spec(#[from] SpecError),
+    /// A file that a policy reads (`table:file=...`) cannot be read.
+    #[error(transparent)]
+    InputFile(#[from] InputFileError),
+    /// The hand or the earlier calls of `napsim hand` cannot be used.
+    #[error(transparent)]
+    HandInput(#[from] HandInputError),
+    /// A tally read from a file whose counts do not fit.
+    #[error(transparent)]
+    Tally(#[from] TallyError),
+    /// Bad input refused by a layer that itself returns this `Error` (`run`, `analysis`: a
+    /// partial file, an entrant, a deal to solve, a replay), as that layer's typed error: the
+    /// conversion is [`InputError`]'s, since this module cannot name those types without an
+    /// import cycle.
+    #[error(transparent)]
+    Refused(Box<dyn std::error::Error + Send + Sync>),
     /// A failure of the machine rather than of the input: a file that cannot be written, a
     /// worker that failed.
     #[error("{0}")]
@@ -43,6 +61,16 @@ pub enum Error {
     Interrupted(String),
 }
 
+/// A typed error of a layer above this module that means bad input (exit status 2): `?`
+/// turns it into [`Error::Refused`], keeping it whole (`downcast_ref` finds it again).
+pub trait InputError: std::error::Error + Send + Sync + 'static {}
+
+impl<E: InputError> From<E> for Error {
+    fn from(error: E) -> Error {
+        Error::Refused(Box::new(error))
+    }
+}
+
 impl Error {
     /// Bad input: `message` names what was wrong.
     pub fn input(message: impl fmt::Display) -> Error {
@@ -52,5 +80,30 @@ impl Error {
     /// A runtime failure such as I/O.
     pub fn runtime(message: impl fmt::Display) -> Error {
         Error::Runtime(message.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::partial::PartialError;
+
+    #[test]
+    fn a_refusal_keeps_its_typed_error_and_its_message() {
+        let typed = PartialError::Twice {
+            shard: crate::sim::Shard { index: 1, count: 3 },
+            first: "a".into(),
+            second: "b".into(),
+        };
+        let message = typed.to_string();
+        let error = Error::from(typed);
+        assert_eq!(error.to_string(), message);
+        let Error::Refused(inner) = &error else {
+            panic!("not a refusal: {error:?}");
+        };
+        assert!(matches!(
+            inner.downcast_ref::<PartialError>(),
+            Some(PartialError::Twice { second, .. }) if second == "b"
+        ));
     }
 }

@@ -254,6 +254,37 @@ fn deal_refuses_bad_hands_and_replays() {
             "ends after 1 cards",
         ),
         input(&replay("heather-1875", &["--trump", "X"]), "--trump 'X'"),
+        // What a profile's features need, missing or given to a profile without them.
+        input(&replay("peep-nap", &[]), "peep-nap deals a floater"),
+        input(
+            &replay("heather-1875", &["--floater", "9S"]),
+            "heather-1875 deals no floater",
+        ),
+        input(&replay("sir-garnet", &[]), "sir-garnet deals a spare hand"),
+        input(
+            &replay("heather-1875", &["--spare", "2C 3C 4C 5C 6C"]),
+            "heather-1875 deals no spare hand",
+        ),
+        input(
+            &replay("heather-1875", &["--buy", "1:TS>2C"]),
+            "heather-1875 has no purchases",
+        ),
+        input(
+            &replay("peep-nap", &["--floater", "2S"]),
+            "card 2S is not in the pack",
+        ),
+        input(
+            &replay("peep-nap", &["--floater", "AS"]),
+            "card AS is in hand 1 and also the floater",
+        ),
+        input(
+            &replay("heather-1875", &["--discard", "2C"]),
+            "--discard applies only",
+        ),
+        input(
+            &replay("heather-1875", &["--trump", "H"]),
+            "--trump applies only",
+        ),
         input(
             &replay("peep-nap", &["--floater", "9S", "--peeks", "0,9"]),
             "'9' is not a seat",

@@ -964,7 +964,7 @@ proptest! {
                 prop_assert_eq!(calls.len(), seat);
                 prop_assert!(!calls.contains(&Call::TakeSpare));
             }
-            Err(message) => prop_assert!(message.contains("--after"), "{message}"),
+            Err(e) => prop_assert!(e.to_string().contains("--after"), "{e}"),
         }
     }
 

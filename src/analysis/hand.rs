@@ -98,18 +98,18 @@ impl LongCommand for Hand {
     /// Checks the hand, the seat, the calls and the policies, in the order a user reads them.
     fn prepare(profile: &Profile, mut job: HandJob) -> Result<Hand, Error> {
         profile.check_players(job.players)?;
-        let hand = hand::parse_hand_for(&job.hand, profile, job.players).map_err(Error::input)?;
+        let hand = hand::parse_hand_for(&job.hand, profile, job.players)?;
         super::check_seat(job.seat, job.players)?;
         let after_text = job.after.join(",");
         let after = if job.after.is_empty() {
             Vec::new()
         } else {
-            hand::parse_after(&after_text, profile, job.players, job.seat).map_err(Error::input)?
+            hand::parse_after(&after_text, profile, job.players, job.seat)?
         };
         let others = bid_policy(&job.others_bid, profile)?;
         let play = play_policy(&job.play, profile)?;
         if job.input_files.is_empty() {
-            job.input_files = input_files(&[&job.play, &job.others_bid]).map_err(Error::input)?;
+            job.input_files = input_files(&[&job.play, &job.others_bid])?;
         }
         job.hand = hand.to_string();
         job.after = after.iter().map(|c| c.name(profile).to_string()).collect();

@@ -4,7 +4,8 @@
 use thiserror::Error;
 
 use crate::cards::{Card, CardError, CardSet, Suit, parse_cards};
-use crate::game::{Call, DealState, IllegalCall, IllegalPlay, Phase};
+use crate::error::InputError;
+use crate::game::{Call, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase};
 use crate::rules::Profile;
 
 /// A game as it was played.
@@ -109,10 +110,125 @@ pub enum ReplayError {
     /// A card that cannot be read.
     #[error(transparent)]
     Card(#[from] CardError),
-    /// Something the profile's features need is missing or does not fit.
-    #[error("{0}")]
-    Extras(String),
+    /// The profile deals a floater, and none was given.
+    #[error("profile {profile} deals a floater: give it with --floater")]
+    FloaterMissing {
+        /// The profile's name.
+        profile: String,
+    },
+    /// A floater given to a profile without one.
+    #[error("profile {profile} deals no floater: leave out --floater")]
+    NoFloater {
+        /// The profile's name.
+        profile: String,
+    },
+    /// The profile deals a spare hand, and none was given.
+    #[error("profile {profile} deals a spare hand: give it with --spare")]
+    SpareMissing {
+        /// The profile's name.
+        profile: String,
+    },
+    /// A spare hand given to a profile without one.
+    #[error("profile {profile} deals no spare hand: leave out --spare")]
+    NoSpare {
+        /// The profile's name.
+        profile: String,
+    },
+    /// Purchases given to a profile without them.
+    #[error("profile {profile} has no purchases: leave out --buy")]
+    NoPurchases {
+        /// The profile's name.
+        profile: String,
+    },
+    /// The floater is also in the spare hand.
+    #[error("card {card} is both the floater and in the spare hand")]
+    FloaterInSpare {
+        /// The card.
+        card: Card,
+    },
+    /// A card of a hand that is also the floater or in the spare hand.
+    #[error("card {card} is in hand {seat} and also the floater or in the spare hand")]
+    CardTwice {
+        /// The card.
+        card: Card,
+        /// The hand holding it.
+        seat: usize,
+    },
+    /// A card outside the profile's pack.
+    #[error("card {card} is not in the pack of this profile")]
+    OutsidePack {
+        /// The card.
+        card: Card,
+    },
+    /// Cards bought twice, or not from the stock.
+    #[error("the cards bought must be different cards of the stock")]
+    BoughtCards,
+    /// A purchase receiving another number of cards than it gives up.
+    #[error("seat {seat} must receive as many cards as it gives up")]
+    PurchaseCount {
+        /// The buying seat.
+        seat: usize,
+    },
+    /// Two purchases by one seat.
+    #[error("seat {seat} can buy only once")]
+    PurchaseTwice {
+        /// The buying seat.
+        seat: usize,
+    },
+    /// A purchase the engine refuses.
+    #[error("seat {seat}'s purchase is illegal: {reason}")]
+    IllegalPurchase {
+        /// The buying seat.
+        seat: usize,
+        /// Why.
+        #[source]
+        reason: IllegalPurchase,
+    },
+    /// A look at the floater the engine refuses.
+    #[error("seat {seat} cannot look at the floater: {reason}")]
+    IllegalPeek {
+        /// The seat.
+        seat: usize,
+        /// Why.
+        #[source]
+        reason: IllegalCall,
+    },
+    /// The spare hand taken without the cards kept.
+    #[error("taking the spare hand needs --keep (the five cards kept)")]
+    KeepMissing,
+    /// The floater taken without the discard.
+    #[error("the declarer took the floater: give its discard with --discard")]
+    DiscardMissing,
+    /// A discard the engine refuses.
+    #[error("the floater discard {card} is illegal: {reason}")]
+    IllegalDiscard {
+        /// The discard.
+        card: Card,
+        /// Why.
+        #[source]
+        reason: IllegalCall,
+    },
+    /// A discard given to a contract without the floater.
+    #[error("--discard applies only to a contract with the floater")]
+    NoDiscard,
+    /// A contract whose trump is named, without the suit.
+    #[error("the declarer names trump in this contract: give it with --trump")]
+    TrumpMissing,
+    /// A trump suit the engine refuses.
+    #[error("trump {suit} cannot be named: {reason}")]
+    IllegalTrump {
+        /// The suit.
+        suit: Suit,
+        /// Why.
+        #[source]
+        reason: IllegalCall,
+    },
+    /// A trump suit given to a contract whose trump is not named.
+    #[error("--trump applies only to a contract whose trump is named")]
+    NoTrump,
 }
+
+impl InputError for ReplayError {}
 
 /// Parses calls separated by commas or spaces (`pass,three,pass,pass`).
 pub fn parse_calls(text: &str, profile: &Profile) -> Result<Vec<Call>, ReplayError> {
@@ -143,38 +259,23 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
         });
     }
     let x = &game.extras;
-    let bad = |text: String| Err(ReplayError::Extras(text));
+    let name = || profile.name().to_string();
     if profile.has_floater() != x.floater.is_some() {
-        return bad(if profile.has_floater() {
-            format!(
-                "profile {} deals a floater: give it with --floater",
-                profile.name()
-            )
+        return Err(if profile.has_floater() {
+            ReplayError::FloaterMissing { profile: name() }
         } else {
-            format!(
-                "profile {} deals no floater: leave out --floater",
-                profile.name()
-            )
+            ReplayError::NoFloater { profile: name() }
         });
     }
     if profile.spare_hand().is_some() != x.spare.is_some() {
-        return bad(if x.spare.is_none() {
-            format!(
-                "profile {} deals a spare hand: give it with --spare",
-                profile.name()
-            )
+        return Err(if x.spare.is_none() {
+            ReplayError::SpareMissing { profile: name() }
         } else {
-            format!(
-                "profile {} deals no spare hand: leave out --spare",
-                profile.name()
-            )
+            ReplayError::NoSpare { profile: name() }
         });
     }
     if profile.purchase_stake().is_none() && !x.buys.is_empty() {
-        return bad(format!(
-            "profile {} has no purchases: leave out --buy",
-            profile.name()
-        ));
+        return Err(ReplayError::NoPurchases { profile: name() });
     }
     let mut dealt = crate::game::Dealt {
         hands: [CardSet::EMPTY; crate::rules::MAX_PLAYERS],
@@ -187,21 +288,17 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
     if let Some(floater) = x.floater
         && dealt.spare.contains(floater)
     {
-        return bad(format!(
-            "card {floater} is both the floater and in the spare hand"
-        ));
+        return Err(ReplayError::FloaterInSpare { card: floater });
     }
     for (seat, &hand) in game.hands.iter().enumerate() {
         if let Some(card) = (hand & seen).first() {
-            return bad(format!(
-                "card {card} is in hand {seat} and also the floater or in the spare hand"
-            ));
+            return Err(ReplayError::CardTwice { card, seat });
         }
         seen |= hand;
         dealt.hands[seat] = hand;
     }
     if let Some(card) = (seen - profile.pack(players)).first() {
-        return bad(format!("card {card} is not in the pack of this profile"));
+        return Err(ReplayError::OutsidePack { card });
     }
     dealt.stock = profile.pack(players) - seen;
     // The stock, top first, as the buyers drew it: what they received in turn, then the rest.
@@ -214,7 +311,7 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
     }
     let drawn: CardSet = order.iter().copied().collect();
     if drawn.count() as usize != order.len() || !(drawn - dealt.stock).is_empty() {
-        return bad("the cards bought must be different cards of the stock".to_string());
+        return Err(ReplayError::BoughtCards);
     }
     order.extend(dealt.stock - drawn);
     dealt.stock_order = crate::game::StockOrder::from_slice(&order);
@@ -226,14 +323,12 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
         .iter()
         .find(|(_, given, got)| given.count() as usize != got.len())
     {
-        return bad(format!(
-            "seat {seat} must receive as many cards as it gives up"
-        ));
+        return Err(ReplayError::PurchaseCount { seat: *seat });
     }
     if let Some(seat) =
         (0..players).find(|&s| x.buys.iter().filter(|(b, _, _)| *b == s).count() > 1)
     {
-        return bad(format!("seat {seat} can buy only once"));
+        return Err(ReplayError::PurchaseTwice { seat });
     }
     while state.phase() == Phase::Purchase {
         let seat = state.to_act().expect("a seat to buy");
@@ -242,21 +337,21 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
             .iter()
             .find(|(s, _, _)| *s == seat)
             .map_or(CardSet::EMPTY, |(_, given, _)| *given);
-        if let Err(e) = state.purchase(discard) {
-            return bad(format!("seat {seat}'s purchase is illegal: {e}"));
+        if let Err(reason) = state.purchase(discard) {
+            return Err(ReplayError::IllegalPurchase { seat, reason });
         }
     }
     for (i, &call) in game.calls.iter().enumerate() {
         let seat = state.to_act().expect("a seat to call");
         if x.peeks.contains(&seat)
-            && let Err(e) = state.peek()
+            && let Err(reason) = state.peek()
         {
-            return bad(format!("seat {seat} cannot look at the floater: {e}"));
+            return Err(ReplayError::IllegalPeek { seat, reason });
         }
         let result = match (call, x.keep) {
             (Call::TakeSpare, Some(keep)) => state.take_spare(keep),
             (Call::TakeSpare, None) => {
-                return bad("taking the spare hand needs --keep (the five cards kept)".to_string());
+                return Err(ReplayError::KeepMissing);
             }
             _ => state.call(call),
         };
@@ -269,27 +364,29 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
     }
     if state.phase() == Phase::Floater {
         let Some(discard) = x.discard else {
-            return bad(
-                "the declarer took the floater: give its discard with --discard".to_string(),
-            );
+            return Err(ReplayError::DiscardMissing);
         };
-        if let Err(e) = state.take_floater(discard) {
-            return bad(format!("the floater discard {discard} is illegal: {e}"));
+        if let Err(reason) = state.take_floater(discard) {
+            return Err(ReplayError::IllegalDiscard {
+                card: discard,
+                reason,
+            });
         }
     } else if x.discard.is_some() {
-        return bad("--discard applies only to a contract with the floater".to_string());
+        return Err(ReplayError::NoDiscard);
     }
     if state.phase() == Phase::Trump {
         let Some(trump) = x.trump else {
-            return bad(
-                "the declarer names trump in this contract: give it with --trump".to_string(),
-            );
+            return Err(ReplayError::TrumpMissing);
         };
-        if let Err(e) = state.name_trump(trump) {
-            return bad(format!("trump {trump} cannot be named: {e}"));
+        if let Err(reason) = state.name_trump(trump) {
+            return Err(ReplayError::IllegalTrump {
+                suit: trump,
+                reason,
+            });
         }
     } else if x.trump.is_some() {
-        return bad("--trump applies only to a contract whose trump is named".to_string());
+        return Err(ReplayError::NoTrump);
     }
     for (i, &card) in game.plays.iter().enumerate() {
         let Some(seat) = state.to_act() else {

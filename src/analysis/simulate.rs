@@ -19,7 +19,7 @@ use crate::policy::{BidPolicy, PlayPolicy};
 use crate::policy::{Seats, Uniform, run_deal};
 use crate::rules::Profile;
 use crate::run::LongCommand;
-use crate::sim::{Block, Tally};
+use crate::sim::{Block, Tally, TallyError};
 use crate::stats::{mean_se, wilson95};
 
 /// Deals per block. Part of the determinism contract: changing it changes the results.
@@ -70,18 +70,18 @@ impl Tally for SimulateTally {
         Some(self.deals)
     }
 
-    fn check(&self, bids: usize) -> Result<(), String> {
+    fn check(&self, bids: usize) -> Result<(), TallyError> {
         if self.deals > 0 && self.bids.len() != bids {
-            return Err(format!(
-                "{} bids counted, the profile has {bids}",
-                self.bids.len()
-            ));
+            return Err(TallyError::BidCount {
+                counted: self.bids.len(),
+                bids,
+            });
         }
         let declared = self.bids.iter().try_fold(self.passed_out, |sum, b| {
             (b.made <= b.declared).then(|| sum.checked_add(b.declared))?
         });
         if declared != Some(self.deals) {
-            return Err("the contracts and passed-out deals do not add up to the deals".into());
+            return Err(TallyError::Contracts);
         }
         Ok(())
     }
@@ -231,7 +231,7 @@ impl LongCommand for Simulate {
         let bid = bid_policy(&job.bid, profile)?;
         let play = play_policy(&job.play, profile)?;
         if job.input_files.is_empty() {
-            job.input_files = input_files(&[&job.bid, &job.play]).map_err(Error::input)?;
+            job.input_files = input_files(&[&job.bid, &job.play])?;
         }
         Ok(Simulate {
             bid,

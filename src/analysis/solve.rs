@@ -3,50 +3,137 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cards::{Card, CardSet, Suit, parse_cards};
+use thiserror::Error;
+
+use crate::cards::{Card, CardError, CardSet, Suit, parse_cards};
+use crate::error::InputError;
 use crate::rng::{SimRng, base_rng, below};
-use crate::rules::{HAND_SIZE, Profile, TrumpRule};
+use crate::rules::{HAND_SIZE, Profile, RulesError, TrumpRule};
 use crate::solver::{Opening, Solver};
+
+/// Why a deal to solve was refused.
+#[derive(Debug, Error)]
+pub enum SolveDealError {
+    /// A number of hands the profile does not play.
+    #[error("the deal has {players} hands: {source}")]
+    Players {
+        /// Hands given.
+        players: usize,
+        /// The profile's refusal.
+        #[source]
+        source: RulesError,
+    },
+    /// A hand that cannot be read.
+    #[error(transparent)]
+    Cards(#[from] CardError),
+    /// A card in two hands (or twice in one).
+    #[error("{card} appears twice in the deal")]
+    Twice {
+        /// The card.
+        card: Card,
+    },
+    /// A card outside the profile's pack.
+    #[error("{card} is not in the pack ({pack})")]
+    OutsidePack {
+        /// The card.
+        card: Card,
+        /// The pack, described.
+        pack: String,
+    },
+    /// A hand of no cards or more than a hand holds.
+    #[error("seat {seat} holds {size} cards: a hand has 1 to {HAND_SIZE}")]
+    HandSize {
+        /// The seat.
+        seat: usize,
+        /// Its cards.
+        size: usize,
+    },
+    /// Hands of different sizes.
+    #[error("seat {seat} holds {size} cards but seat 0 holds {first}: hands must be equal")]
+    Unequal {
+        /// The seat.
+        seat: usize,
+        /// Its cards.
+        size: usize,
+        /// Seat 0's cards.
+        first: usize,
+    },
+}
+
+impl InputError for SolveDealError {}
+
+/// Why the contract to solve was refused.
+#[derive(Debug, Error)]
+pub enum OpeningError {
+    /// A misère with a bid or a trump suit.
+    #[error("--misere plays no trump with any lead: leave out --bid and --trump")]
+    MisereWithBid,
+    /// A bid the profile does not have.
+    #[error("no bid '{name}' in profile {profile}; its bids are: {bids}")]
+    UnknownBid {
+        /// The bid as written.
+        name: String,
+        /// The profile's name.
+        profile: String,
+        /// Its bid names.
+        bids: String,
+    },
+    /// A profile of misères only.
+    #[error("the profile has no trick-taking bid")]
+    NoTrickBid,
+    /// A bid whose declarer names trump, without `--trump`.
+    #[error("bid {bid} has the declarer name trump: give --trump C|D|H|S")]
+    TrumpNeeded {
+        /// The bid's name.
+        bid: String,
+    },
+    /// `--trump` for a bid that does not name trump.
+    #[error(
+        "bid {bid} does not name trump (the opening lead or no trump decides): leave out --trump"
+    )]
+    TrumpNotNamed {
+        /// The bid's name.
+        bid: String,
+    },
+}
+
+impl InputError for OpeningError {}
 
 /// Parses a deal for the solver: hands separated by `/`, seat 0 first, all of one size from 1
 /// to 5 cards, no card twice, every card in the profile's pack for that many players.
-pub fn parse_solve_deal(text: &str, profile: &Profile) -> Result<Vec<CardSet>, String> {
+pub fn parse_solve_deal(text: &str, profile: &Profile) -> Result<Vec<CardSet>, SolveDealError> {
     let parts: Vec<&str> = text.split('/').collect();
     let players = parts.len();
     profile
         .check_players(players)
-        .map_err(|e| format!("the deal has {players} hands: {e}"))?;
+        .map_err(|source| SolveDealError::Players { players, source })?;
     let pack = profile.pack(players);
     let mut seen = CardSet::EMPTY;
     let mut hands = Vec::with_capacity(players);
     for (seat, part) in parts.iter().enumerate() {
-        let cards = parse_cards(part).map_err(|e| e.to_string())?;
+        let cards = parse_cards(part)?;
         let mut hand = CardSet::EMPTY;
         for card in cards {
             if seen.contains(card) {
-                return Err(format!("{card} appears twice in the deal"));
+                return Err(SolveDealError::Twice { card });
             }
             if !pack.contains(card) {
-                return Err(format!(
-                    "{card} is not in the pack ({})",
-                    profile.pack_description(players)
-                ));
+                return Err(SolveDealError::OutsidePack {
+                    card,
+                    pack: profile.pack_description(players),
+                });
             }
             seen.insert(card);
             hand.insert(card);
         }
         let size = hand.count() as usize;
         if size == 0 || size > HAND_SIZE {
-            return Err(format!(
-                "seat {seat} holds {size} cards: a hand has 1 to {HAND_SIZE}"
-            ));
+            return Err(SolveDealError::HandSize { seat, size });
         }
         if let Some(first) = hands.first().map(|h: &CardSet| h.count() as usize)
             && first != size
         {
-            return Err(format!(
-                "seat {seat} holds {size} cards but seat 0 holds {first}: hands must be equal"
-            ));
+            return Err(SolveDealError::Unequal { seat, size, first });
         }
         hands.push(hand);
     }
@@ -59,40 +146,36 @@ pub fn opening_for(
     bid: Option<&str>,
     misere: bool,
     trump: Option<Suit>,
-) -> Result<Opening, String> {
+) -> Result<Opening, OpeningError> {
     if misere {
         if bid.is_some() || trump.is_some() {
-            return Err(
-                "--misere plays no trump with any lead: leave out --bid and --trump".into(),
-            );
+            return Err(OpeningError::MisereWithBid);
         }
         return Ok(Opening::MISERE);
     }
     let chosen = match bid {
-        Some(name) => profile.bid_by_name(name).ok_or_else(|| {
-            format!(
-                "no bid '{name}' in profile {}; its bids are: {}",
-                profile.name(),
-                profile.bid_names()
-            )
-        })?,
+        Some(name) => profile
+            .bid_by_name(name)
+            .ok_or_else(|| OpeningError::UnknownBid {
+                name: name.to_string(),
+                profile: profile.name().to_string(),
+                bids: profile.bid_names(),
+            })?,
         // The lowest trick-taking bid: a plain contract whose opening lead may be any card.
         None => profile
             .bids()
             .iter()
             .find(|b| !b.is_misere())
-            .ok_or("the profile has no trick-taking bid")?,
+            .ok_or(OpeningError::NoTrickBid)?,
     };
     match (chosen.trump(), trump) {
-        (TrumpRule::Named, None) => Err(format!(
-            "bid {} has the declarer name trump: give --trump C|D|H|S",
-            chosen.name()
-        )),
+        (TrumpRule::Named, None) => Err(OpeningError::TrumpNeeded {
+            bid: chosen.name().to_string(),
+        }),
         (TrumpRule::Named, Some(_)) => Ok(Opening::for_bid(chosen, trump)),
-        (_, Some(_)) => Err(format!(
-            "bid {} does not name trump (the opening lead or no trump decides): leave out --trump",
-            chosen.name()
-        )),
+        (_, Some(_)) => Err(OpeningError::TrumpNotNamed {
+            bid: chosen.name().to_string(),
+        }),
         (_, None) => Ok(Opening::for_bid(chosen, None)),
     }
 }

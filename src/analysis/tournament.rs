@@ -28,14 +28,14 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::{bid_policy, input_files, play_policy};
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::game::{Shuffler, play_session};
-use crate::policy::{BidPolicy, PlayPolicy};
+use crate::policy::{BidPolicy, PlayPolicy, SpecError};
 use crate::policy::{Table, run_deal};
 use crate::rng::SimRng;
 use crate::rules::{MAX_PLAYERS, Profile};
 use crate::run::LongCommand;
-use crate::sim::{Block, Tally};
+use crate::sim::{Block, Tally, TallyError};
 
 /// Card sets per block. Part of the determinism contract: changing it changes the results.
 pub const BLOCK_SIZE: u64 = 64;
@@ -54,10 +54,58 @@ pub struct Entrant {
     pub play: Box<dyn PlayPolicy>,
 }
 
+/// Why an entrant, or the set of them, was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum EntrantError {
+    /// Not `NAME=BID/PLAY`.
+    #[error("--entrant '{text}' is not NAME=BID/PLAY (e.g. pimc=threshold/pimc:worlds=16)")]
+    Syntax {
+        /// The entrant as written.
+        text: String,
+    },
+    /// A name with other characters than letters, digits, `-`, `_` and `.`, or none.
+    #[error("--entrant '{text}': the name must be letters, digits, '-', '_' or '.'")]
+    Name {
+        /// The entrant as written.
+        text: String,
+    },
+    /// No `/` between the two policies.
+    #[error("--entrant '{text}': no '/' between the bid and play policies (NAME=BID/PLAY)")]
+    NoSlash {
+        /// The entrant as written.
+        text: String,
+    },
+    /// A policy spec that cannot be used.
+    #[error("--entrant '{name}': {source}")]
+    Spec {
+        /// The entrant's name.
+        name: String,
+        /// What is wrong with the spec.
+        #[source]
+        source: SpecError,
+    },
+    /// Fewer than two entrants, or more than seats.
+    #[error("a tournament needs 2 to {players} entrants at {players} players; {given} given")]
+    Count {
+        /// Seats at the table.
+        players: usize,
+        /// Entrants given.
+        given: usize,
+    },
+    /// Two entrants of one name.
+    #[error("two entrants are named '{name}'")]
+    SameName {
+        /// The name.
+        name: String,
+    },
+}
+
+impl InputError for EntrantError {}
+
 /// Parses `NAME=BID/PLAY` (a spec containing `/` is wrapped in parentheses).
-pub fn parse_entrant(text: &str, profile: &Profile) -> Result<Entrant, String> {
-    let (name, specs) = text.split_once('=').ok_or_else(|| {
-        format!("--entrant '{text}' is not NAME=BID/PLAY (e.g. pimc=threshold/pimc:worlds=16)")
+pub fn parse_entrant(text: &str, profile: &Profile) -> Result<Entrant, EntrantError> {
+    let (name, specs) = text.split_once('=').ok_or_else(|| EntrantError::Syntax {
+        text: text.to_string(),
     })?;
     let name = name.trim();
     if name.is_empty()
@@ -65,12 +113,12 @@ pub fn parse_entrant(text: &str, profile: &Profile) -> Result<Entrant, String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
     {
-        return Err(format!(
-            "--entrant '{text}': the name must be letters, digits, '-', '_' or '.'"
-        ));
+        return Err(EntrantError::Name {
+            text: text.to_string(),
+        });
     }
-    let slash = top_level_slash(specs).ok_or_else(|| {
-        format!("--entrant '{text}': no '/' between the bid and play policies (NAME=BID/PLAY)")
+    let slash = top_level_slash(specs).ok_or_else(|| EntrantError::NoSlash {
+        text: text.to_string(),
     })?;
     let unwrap = |s: &str| {
         let s = s.trim();
@@ -81,8 +129,12 @@ pub fn parse_entrant(text: &str, profile: &Profile) -> Result<Entrant, String> {
         }
     };
     let (bid_spec, play_spec) = (unwrap(&specs[..slash]), unwrap(&specs[slash + 1..]));
-    let bid = bid_policy(&bid_spec, profile).map_err(|e| format!("--entrant '{name}': {e}"))?;
-    let play = play_policy(&play_spec, profile).map_err(|e| format!("--entrant '{name}': {e}"))?;
+    let spec_error = |source| EntrantError::Spec {
+        name: name.to_string(),
+        source,
+    };
+    let bid = bid_policy(&bid_spec, profile).map_err(spec_error)?;
+    let play = play_policy(&play_spec, profile).map_err(spec_error)?;
     Ok(Entrant {
         name: name.to_string(),
         bid_spec,
@@ -183,7 +235,7 @@ impl Tally for TournamentTally {
         Some(self.sets)
     }
 
-    fn check(&self, bids: usize) -> Result<(), String> {
+    fn check(&self, bids: usize) -> Result<(), TallyError> {
         let n = self.entrants.len();
         let fits = self.sets == 0
             || (self.pairs.len() == n * n
@@ -194,7 +246,7 @@ impl Tally for TournamentTally {
         if fits {
             Ok(())
         } else {
-            Err("the entrants' counts do not fit the profile".into())
+            Err(TallyError::EntrantCounts)
         }
     }
 
@@ -360,19 +412,20 @@ pub fn parse_entrants(profile: &Profile, job: &TournamentJob) -> Result<Vec<Entr
         .entrants
         .iter()
         .map(|text| parse_entrant(text, profile))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(Error::input)?;
+        .collect::<Result<Vec<_>, _>>()?;
     if entrants.len() < 2 || entrants.len() > job.players {
-        return Err(Error::input(format!(
-            "a tournament needs 2 to {} entrants at {} players; {} given",
-            job.players,
-            job.players,
-            entrants.len()
-        )));
+        return Err(EntrantError::Count {
+            players: job.players,
+            given: entrants.len(),
+        }
+        .into());
     }
     for (i, e) in entrants.iter().enumerate() {
         if entrants[..i].iter().any(|o| o.name == e.name) {
-            return Err(Error::input(format!("two entrants are named '{}'", e.name)));
+            return Err(EntrantError::SameName {
+                name: e.name.clone(),
+            }
+            .into());
         }
     }
     Ok(entrants)
@@ -392,7 +445,7 @@ impl LongCommand for Tournament {
                 .iter()
                 .flat_map(|e| [e.bid_spec.as_str(), e.play_spec.as_str()])
                 .collect();
-            job.input_files = input_files(&specs).map_err(Error::input)?;
+            job.input_files = input_files(&specs)?;
         }
         Ok(Tournament {
             entrants,

@@ -28,7 +28,7 @@ mod solved;
 pub mod table;
 pub mod threshold;
 
-pub use table::input_files;
+pub use table::{InputFileError, input_files};
 
 use crate::policy::{BidPolicy, PlayPolicy, Spec, SpecError};
 use crate::rules::Profile;

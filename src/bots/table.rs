@@ -106,10 +106,23 @@ impl BidPolicy for TableBids {
     }
 }
 
+/// A file that a policy reads (`table:file=...`) could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {path}: {source}")]
+pub struct InputFileError {
+    /// The file, as the spec names it.
+    pub path: String,
+    /// Why it could not be read.
+    #[source]
+    pub source: std::io::Error,
+}
+
 /// The files that the policies of `specs` read (`table:file=...`, also nested in another
 /// policy's parameters), each with a digest of its bytes: a run's result depends on them, so
 /// they belong to its identity (a part or checkpoint made with another table is refused).
-pub fn input_files(specs: &[&str]) -> Result<std::collections::BTreeMap<String, String>, String> {
+pub fn input_files(
+    specs: &[&str],
+) -> Result<std::collections::BTreeMap<String, String>, InputFileError> {
     fn walk(spec: &Spec, found: &mut Vec<String>) {
         if spec.name == "table"
             && let Some(file) = spec.get("file")
@@ -131,7 +144,10 @@ pub fn input_files(specs: &[&str]) -> Result<std::collections::BTreeMap<String, 
     files
         .into_iter()
         .map(|file| {
-            let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            let bytes = match std::fs::read(&file) {
+                Ok(bytes) => bytes,
+                Err(source) => return Err(InputFileError { path: file, source }),
+            };
             Ok((
                 file,
                 format!("fnv1a64:{:016x}", crate::files::fnv1a64(&bytes)),

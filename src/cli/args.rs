@@ -392,6 +392,7 @@ pub struct SolveArgs {
 /// Parses a shard, `I/N`.
 pub fn parse_shard(text: &str) -> Result<crate::sim::Shard, String> {
     text.parse()
+        .map_err(|e: crate::sim::ShardError| e.to_string())
 }
 
 /// Parses a positive number of seconds (`10`, `0.5`).

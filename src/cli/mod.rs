@@ -39,7 +39,14 @@ fn exit_code(error: &Error) -> i32 {
         Error::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Error::Stdout(_) => 1,
         Error::Interrupted(_) => INTERRUPTED,
-        Error::Input(_) | Error::Rules(_) | Error::Cards(_) | Error::Spec(_) => 2,
+        Error::Input(_)
+        | Error::Rules(_)
+        | Error::Cards(_)
+        | Error::Spec(_)
+        | Error::InputFile(_)
+        | Error::HandInput(_)
+        | Error::Tally(_)
+        | Error::Refused(_) => 2,
     }
 }
 

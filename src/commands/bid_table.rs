@@ -14,7 +14,7 @@ impl Render for BidTable {
     fn render(&self, tally: &BidTableTally, finished: &Finished) -> Result<Rendered, Error> {
         let job = self.job();
         let profile = self.profile();
-        bid_table::check_seats(tally, job.players).map_err(Error::input)?;
+        bid_table::check_seats(tally, job.players)?;
         let seed = finished.identity.seed;
         let config = self.config(seed);
         let rows = bid_table::rows(tally, &config, job.min_hands);

@@ -147,11 +147,11 @@ fn replay_command(
     let game = Replay {
         dealer: args.dealer.unwrap_or(args.players - 1),
         hands,
-        calls: parse_calls(calls, profile).map_err(Error::input)?,
-        plays: parse_plays(args.plays.as_deref().unwrap_or("")).map_err(Error::input)?,
+        calls: parse_calls(calls, profile)?,
+        plays: parse_plays(args.plays.as_deref().unwrap_or(""))?,
         extras: replay_extras(args)?,
     };
-    let state = replay(profile, &game).map_err(Error::input)?;
+    let state = replay(profile, &game)?;
     if args.json {
         let line = serde_json::to_string(&DealRecord::from_state(&state))
             .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;
@@ -165,10 +165,8 @@ fn replay_command(
 
 /// The replay flags for the profiles' extra features, parsed.
 fn replay_extras(args: &DealJob) -> Result<ReplayExtras, Error> {
-    let card = |text: &str| -> Result<crate::cards::Card, Error> {
-        text.trim().parse().map_err(Error::input)
-    };
-    let cards = |text: &str, n: usize| crate::cards::parse_hand(text, n).map_err(Error::input);
+    let card = |text: &str| -> Result<crate::cards::Card, Error> { Ok(text.trim().parse()?) };
+    let cards = |text: &str, n: usize| crate::cards::parse_hand(text, n).map_err(Error::from);
     let mut extras = ReplayExtras {
         kitty: args.kitty,
         ..ReplayExtras::default()
@@ -212,11 +210,8 @@ fn replay_extras(args: &DealJob) -> Result<ReplayExtras, Error> {
                 "--buy '{text}' is not SEAT:GIVEN>RECEIVED (e.g. 2:3C 4D>AS KS)"
             )));
         };
-        let given: crate::cards::CardSet = crate::cards::parse_cards(given)
-            .map_err(Error::input)?
-            .into_iter()
-            .collect();
-        let received = crate::cards::parse_cards(received).map_err(Error::input)?;
+        let given: crate::cards::CardSet = crate::cards::parse_cards(given)?.into_iter().collect();
+        let received = crate::cards::parse_cards(received)?;
         extras.buys.push((seat, given, received));
     }
     Ok(extras)
@@ -263,8 +258,7 @@ pub fn solve(
 ) -> Result<String, Error> {
     let profile = load_profile(rules)?;
     let trump = args.trump.as_deref().map(parse_suit_arg).transpose()?;
-    let opening = solve::opening_for(&profile, args.bid.as_deref(), args.misere, trump)
-        .map_err(Error::input)?;
+    let opening = solve::opening_for(&profile, args.bid.as_deref(), args.misere, trump)?;
     if let Some(deals) = args.random {
         profile.check_players(args.players)?;
         let seed = args.seed.unwrap_or_else(fresh_seed);
@@ -285,7 +279,7 @@ pub fn solve(
     let Some(text) = args.deal.as_deref() else {
         return Err(Error::input("solve needs a deal or --random N"));
     };
-    let hands = solve::parse_solve_deal(text, &profile).map_err(Error::input)?;
+    let hands = solve::parse_solve_deal(text, &profile)?;
     let values = solve::solve_deal(&hands, &opening);
     Ok(if args.json {
         report::solve_json(&values) + "\n"

@@ -15,7 +15,7 @@ impl Render for Thresholds {
     fn render(&self, tally: &BidTableTally, finished: &Finished) -> Result<Rendered, Error> {
         let job = self.job();
         let profile = self.profile();
-        bid_table::check_seats(tally, job.players).map_err(Error::input)?;
+        bid_table::check_seats(tally, job.players)?;
         let seed = finished.identity.seed;
         let (rows, bests) = thresholds::sweep(tally, profile, job.players, job.seat);
         let text = report::thresholds_text(profile, job, seed, &bests);

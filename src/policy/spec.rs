@@ -103,7 +103,7 @@ impl FromStr for Spec {
         }
         let mut params = Vec::new();
         if let Some(rest) = rest {
-            for item in split_top_level(rest, ',').map_err(|r| syntax(&r))? {
+            for item in split_top_level(rest, ',').map_err(|r| syntax(&r.to_string()))? {
                 let Some(eq) = item.find('=') else {
                     return Err(syntax(&format!("'{item}' is not key=value")));
                 };
@@ -149,8 +149,19 @@ fn wrapped(value: &str) -> bool {
     false
 }
 
+/// Parentheses that do not pair up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Unbalanced {
+    /// A `)` before its `(`.
+    #[error("a ')' has no matching '('")]
+    Close,
+    /// A `(` left open.
+    #[error("a '(' is not closed")]
+    Open,
+}
+
 /// Splits at `sep` outside parentheses; unbalanced parentheses are an error.
-pub fn split_top_level(text: &str, sep: char) -> Result<Vec<&str>, String> {
+pub fn split_top_level(text: &str, sep: char) -> Result<Vec<&str>, Unbalanced> {
     let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;
@@ -160,7 +171,7 @@ pub fn split_top_level(text: &str, sep: char) -> Result<Vec<&str>, String> {
             ')' => {
                 depth -= 1;
                 if depth < 0 {
-                    return Err("a ')' has no matching '('".to_string());
+                    return Err(Unbalanced::Close);
                 }
             }
             c if c == sep && depth == 0 => {
@@ -171,7 +182,7 @@ pub fn split_top_level(text: &str, sep: char) -> Result<Vec<&str>, String> {
         }
     }
     if depth != 0 {
-        return Err("a '(' is not closed".to_string());
+        return Err(Unbalanced::Open);
     }
     parts.push(&text[start..]);
     Ok(parts)

@@ -24,11 +24,11 @@ pub struct Merged {
 pub fn read_parts(paths: &[PathBuf]) -> Result<Merged, Error> {
     let mut parts: Vec<(String, RawPartial)> = Vec::with_capacity(paths.len());
     for path in paths {
-        let part = partial::read_partial(path).map_err(Error::input)?;
+        let part = partial::read_partial(path)?;
         parts.push((path.display().to_string(), part));
     }
     let named: Vec<(String, &RawPartial)> = parts.iter().map(|(n, p)| (n.clone(), p)).collect();
-    partial::check_complete_set(&named).map_err(Error::input)?;
+    partial::check_complete_set(&named)?;
     let identity = parts[0].1.identity.clone();
     let ours = crate::napsim_version();
     if identity.napsim_version != ours {
@@ -52,8 +52,7 @@ pub fn read_parts(paths: &[PathBuf]) -> Result<Merged, Error> {
 /// single run would hold once its blocks were done.
 pub fn merge_parts<C: LongCommand>(merged: Merged) -> Result<(C, Done<C::Tally>), Error> {
     let job = decode_job::<C>(&merged.identity)?;
-    let tally: C::Tally =
-        partial::merge_tallies(merged.parts, merged.profile.bids().len()).map_err(Error::input)?;
+    let tally: C::Tally = partial::merge_tallies(merged.parts, merged.profile.bids().len())?;
     let command = C::prepare(&merged.profile, job)?;
     let done = Done {
         identity: merged.identity,

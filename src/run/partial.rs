@@ -4,15 +4,16 @@
 //! and `--resume` continues an incomplete one.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
+use crate::error::InputError;
 use crate::files::fnv1a64;
-use crate::sim::{BlockSet, RunState, Shard, Tally};
+use crate::sim::{BlockSet, RunState, Shard, Tally, TallyError};
 
 /// The `format` field of every partial file.
 pub const FORMAT: &str = "napsim-partial";
@@ -192,17 +193,171 @@ impl<T: Serialize> Partial<T> {
     }
 }
 
-/// Why a partial file was refused.
-#[derive(Debug)]
-pub struct PartialError(String);
-
-impl fmt::Display for PartialError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// Why a partial file, or a set of them, was refused.
+#[derive(Debug, Error)]
+pub enum PartialError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file's bytes were refused.
+    #[error("{}: {source}", .path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its bytes.
+        #[source]
+        source: Box<PartialError>,
+    },
+    /// Not JSON.
+    #[error("not a napsim partial result or checkpoint ({0})")]
+    NotJson(#[source] serde_json::Error),
+    /// JSON without napsim's `format`.
+    #[error("not a napsim partial result or checkpoint")]
+    NotOurs,
+    /// Another layout version.
+    #[error(
+        "written in partial-file format {}, but this napsim reads format {FORMAT_VERSION}",
+        version_name(.found)
+    )]
+    Version {
+        /// The file's version, if it has one.
+        found: Option<u32>,
+    },
+    /// napsim's format, but not its fields.
+    #[error("a damaged partial file ({0})")]
+    Damaged(#[source] serde_json::Error),
+    /// Blocks of no units.
+    #[error("a damaged partial file (block_size 0)")]
+    ZeroBlockSize,
+    /// A shard that is not one of its count.
+    #[error("a damaged partial file (shard {0})")]
+    BadShard(Shard),
+    /// Finished blocks outside the file's shard.
+    #[error("a damaged partial file (its finished blocks lie outside shard {0})")]
+    BlocksOutsideShard(Shard),
+    /// A tally that is not the command's.
+    #[error("a damaged partial file (its {command} tally does not decode: {source})")]
+    TallyDecode {
+        /// The command the file is of.
+        command: String,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A tally that counts other units than its finished blocks hold.
+    #[error(
+        "a damaged partial file (its tally counts {counted} units, its finished blocks hold \
+         {expected})"
+    )]
+    UnitCount {
+        /// Units the tally counts.
+        counted: u64,
+        /// Units in the finished blocks.
+        expected: u64,
+    },
+    /// A tally whose counts do not fit.
+    #[error("a damaged partial file ({0})")]
+    Tally(#[source] TallyError),
+    /// Nothing to merge.
+    #[error("no parts to merge")]
+    NoParts,
+    /// A part of another run than the first.
+    #[error(
+        "{name} is from a different run than {first}: {field} is {theirs} there, {ours} in {first}"
+    )]
+    DifferentRun {
+        /// The part.
+        name: String,
+        /// The first part.
+        first: String,
+        /// The first field that differs.
+        field: String,
+        /// Its value in the first part.
+        ours: String,
+        /// Its value in this part.
+        theirs: String,
+    },
+    /// A part of another split than the first.
+    #[error(
+        "{name} is shard {shard} but {first} is shard {first_shard}: all parts must come from \
+         the same --shard I/N split"
+    )]
+    DifferentSplit {
+        /// The part.
+        name: String,
+        /// Its shard.
+        shard: Shard,
+        /// The first part.
+        first: String,
+        /// The first part's shard.
+        first_shard: Shard,
+    },
+    /// A shard given twice.
+    #[error("shard {shard} is given twice: {first} and {second}")]
+    Twice {
+        /// The shard.
+        shard: Shard,
+        /// The first part holding it.
+        first: String,
+        /// The second.
+        second: String,
+    },
+    /// Shards missing from the set.
+    #[error(
+        "shard{} {}{} {} missing ({given} of {count} parts given)",
+        if .shown.len() > 1 { "s" } else { "" },
+        .shown.join(", "),
+        and_more(.more),
+        if .shown.len() > 1 { "are" } else { "is" }
+    )]
+    Missing {
+        /// The first few missing (`I/N`).
+        shown: Vec<String>,
+        /// How many more are missing.
+        more: u64,
+        /// Shards in the run.
+        count: u64,
+        /// Parts given.
+        given: usize,
+    },
+    /// A part whose shard is not finished.
+    #[error(
+        "{name} is unfinished: {done} of shard {shard}'s {blocks} blocks done (resume it with \
+         --resume {name} to finish it)"
+    )]
+    Unfinished {
+        /// The part.
+        name: String,
+        /// Its finished blocks.
+        done: u64,
+        /// Its shard.
+        shard: Shard,
+        /// The shard's blocks.
+        blocks: u64,
+    },
 }
 
-impl std::error::Error for PartialError {}
+impl InputError for PartialError {}
+
+/// A format version as shown: the number, or `(none)`.
+fn version_name(found: &Option<u32>) -> String {
+    found.map_or("(none)".to_string(), |v| v.to_string())
+}
+
+/// ` and N more` when `more` is not zero.
+fn and_more(more: &u64) -> String {
+    if *more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    }
+}
 
 /// A partial file whose tally is not yet decoded (its command says which tally it holds).
 /// The tally is kept as its JSON text, so that a large one is not first built as a
@@ -212,45 +367,41 @@ pub type RawPartial = Partial<Box<serde_json::value::RawValue>>;
 /// Reads and checks a partial file: the format, the version and that its blocks lie in its
 /// shard. The tally is left undecoded ([`decode_tally`]).
 pub fn read_partial(path: &Path) -> Result<RawPartial, PartialError> {
-    let name = path.display();
-    let bytes =
-        std::fs::read(path).map_err(|e| PartialError(format!("cannot read {name}: {e}")))?;
-    parse_partial(&bytes).map_err(|e| PartialError(format!("{name}: {e}")))
+    let bytes = std::fs::read(path).map_err(|source| PartialError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_partial(&bytes).map_err(|e| PartialError::File {
+        path: path.to_path_buf(),
+        source: Box::new(e),
+    })
 }
 
 /// Parses and checks the bytes of a partial file.
-pub fn parse_partial(bytes: &[u8]) -> Result<RawPartial, String> {
+pub fn parse_partial(bytes: &[u8]) -> Result<RawPartial, PartialError> {
     #[derive(Deserialize)]
     struct Header {
         format: Option<String>,
         format_version: Option<u32>,
     }
-    let not_ours = "not a napsim partial result or checkpoint";
-    let header: Header = serde_json::from_slice(bytes).map_err(|e| format!("{not_ours} ({e})"))?;
+    let header: Header = serde_json::from_slice(bytes).map_err(PartialError::NotJson)?;
     if header.format.as_deref() != Some(FORMAT) {
-        return Err(not_ours.to_string());
+        return Err(PartialError::NotOurs);
     }
     if header.format_version != Some(FORMAT_VERSION) {
-        return Err(format!(
-            "written in partial-file format {}, but this napsim reads format {FORMAT_VERSION}",
-            header
-                .format_version
-                .map_or("(none)".to_string(), |v| v.to_string())
-        ));
+        return Err(PartialError::Version {
+            found: header.format_version,
+        });
     }
-    let part: RawPartial =
-        serde_json::from_slice(bytes).map_err(|e| format!("a damaged partial file ({e})"))?;
+    let part: RawPartial = serde_json::from_slice(bytes).map_err(PartialError::Damaged)?;
     if part.identity.block_size == 0 {
-        return Err("a damaged partial file (block_size 0)".into());
+        return Err(PartialError::ZeroBlockSize);
     }
     if part.shard.count == 0 || part.shard.index >= part.shard.count {
-        return Err(format!("a damaged partial file (shard {})", part.shard));
+        return Err(PartialError::BadShard(part.shard));
     }
     if !part.done.within(&part.range()) {
-        return Err(format!(
-            "a damaged partial file (its finished blocks lie outside shard {})",
-            part.shard
-        ));
+        return Err(PartialError::BlocksOutsideShard(part.shard));
     }
     Ok(part)
 }
@@ -260,55 +411,54 @@ pub fn parse_partial(bytes: &[u8]) -> Result<RawPartial, String> {
 pub fn decode_tally<T: DeserializeOwned + Tally>(
     part: &RawPartial,
     bids: usize,
-) -> Result<T, String> {
-    let tally: T = serde_json::from_str(part.tally.get()).map_err(|e| {
-        format!(
-            "a damaged partial file (its {} tally does not decode: {e})",
-            part.identity.command
-        )
-    })?;
+) -> Result<T, PartialError> {
+    let tally: T =
+        serde_json::from_str(part.tally.get()).map_err(|source| PartialError::TallyDecode {
+            command: part.identity.command.clone(),
+            source,
+        })?;
     let expected = part.identity.units_done(&part.done);
     if let Some(counted) = tally.units().filter(|&n| n != expected) {
-        return Err(format!(
-            "a damaged partial file (its tally counts {counted} units, its finished blocks hold \
-             {expected})"
-        ));
+        return Err(PartialError::UnitCount { counted, expected });
     }
-    tally
-        .check(bids)
-        .map_err(|e| format!("a damaged partial file ({e})"))?;
+    tally.check(bids).map_err(PartialError::Tally)?;
     Ok(tally)
 }
 
 /// Checks that `parts` (each with its file name) are every shard of one run, once each, each
 /// complete. The message names the first difference found.
-pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), String> {
+pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), PartialError> {
     let Some((first_name, first)) = parts.first() else {
-        return Err("no parts to merge".into());
+        return Err(PartialError::NoParts);
     };
     for (name, part) in &parts[1..] {
         if let Some((field, ours, theirs)) = first.identity.difference(&part.identity) {
-            return Err(format!(
-                "{name} is from a different run than {first_name}: {field} is {theirs} there, \
-                 {ours} in {first_name}"
-            ));
+            return Err(PartialError::DifferentRun {
+                name: name.clone(),
+                first: first_name.clone(),
+                field,
+                ours,
+                theirs,
+            });
         }
         if part.shard.count != first.shard.count {
-            return Err(format!(
-                "{name} is shard {} but {first_name} is shard {}: all parts must come from the \
-                 same --shard I/N split",
-                part.shard, first.shard
-            ));
+            return Err(PartialError::DifferentSplit {
+                name: name.clone(),
+                shard: part.shard,
+                first: first_name.clone(),
+                first_shard: first.shard,
+            });
         }
     }
     let count = first.shard.count;
     let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
     for (name, part) in parts {
         if let Some(other) = seen.insert(part.shard.index, name) {
-            return Err(format!(
-                "shard {} is given twice: {other} and {name}",
-                part.shard
-            ));
+            return Err(PartialError::Twice {
+                shard: part.shard,
+                first: other.to_string(),
+                second: name.clone(),
+            });
         }
     }
     // Named up to a few: a count read from a damaged file may be huge.
@@ -320,29 +470,22 @@ pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), String>
         .collect();
     if !shown.is_empty() {
         let more = count - seen.len() as u64 - shown.len() as u64;
-        return Err(format!(
-            "shard{} {}{} {} missing ({} of {count} parts given)",
-            if shown.len() > 1 { "s" } else { "" },
-            shown.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            },
-            if shown.len() > 1 { "are" } else { "is" },
-            parts.len()
-        ));
+        return Err(PartialError::Missing {
+            shown,
+            more,
+            count,
+            given: parts.len(),
+        });
     }
     for (name, part) in parts {
         if !part.is_complete() {
             let range = part.range();
-            return Err(format!(
-                "{name} is unfinished: {} of shard {}'s {} blocks done (resume it with \
-                 --resume {name} to finish it)",
-                part.done.len(),
-                part.shard,
-                range.end - range.start
-            ));
+            return Err(PartialError::Unfinished {
+                name: name.clone(),
+                done: part.done.len(),
+                shard: part.shard,
+                blocks: range.end - range.start,
+            });
         }
     }
     Ok(())
@@ -353,7 +496,7 @@ pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), String>
 pub fn merge_tallies<T: DeserializeOwned + Tally + Default>(
     parts: Vec<RawPartial>,
     bids: usize,
-) -> Result<T, String> {
+) -> Result<T, PartialError> {
     let mut total = T::default();
     for part in parts {
         total.merge(decode_tally(&part, bids)?);
@@ -380,7 +523,7 @@ mod tests {
             Some(self.units)
         }
 
-        fn check(&self, _bids: usize) -> Result<(), String> {
+        fn check(&self, _bids: usize) -> Result<(), TallyError> {
             Ok(())
         }
     }
@@ -391,7 +534,7 @@ mod tests {
         p.tally = raw(serde_json::json!({"units": 360}));
         assert_eq!(decode_tally::<Counted>(&p, 4).unwrap().units, 360);
         p.tally = raw(serde_json::json!({"units": 361}));
-        let err = decode_tally::<Counted>(&p, 4).unwrap_err();
+        let err = decode_tally::<Counted>(&p, 4).unwrap_err().to_string();
         assert!(err.contains("counts 361 units"), "{err}");
     }
 
@@ -435,7 +578,7 @@ mod tests {
             .enumerate()
             .map(|(i, p)| (format!("p{i}"), p))
             .collect();
-        check_complete_set(&named)
+        check_complete_set(&named).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -472,11 +615,13 @@ mod tests {
         assert!(
             parse_partial(b"{}")
                 .unwrap_err()
+                .to_string()
                 .contains("not a napsim partial")
         );
         assert!(
             parse_partial(b"\x00garbage")
                 .unwrap_err()
+                .to_string()
                 .contains("not a napsim")
         );
         let text = String::from_utf8(bytes).unwrap();
@@ -484,12 +629,14 @@ mod tests {
         assert!(
             parse_partial(newer.as_bytes())
                 .unwrap_err()
+                .to_string()
                 .contains("format 9")
         );
         let outside = text.replace("\"done\":[[", "\"done\":[[0,1],[");
         assert!(
             parse_partial(outside.as_bytes())
                 .unwrap_err()
+                .to_string()
                 .contains("outside")
         );
     }

@@ -5,6 +5,7 @@ use std::ops::Range;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 /// One of `count` equal shares of a run: shard `index` (from 0) runs a contiguous range of the
 /// blocks, so `count` processes together run every block exactly once.
@@ -34,23 +35,52 @@ impl fmt::Display for Shard {
     }
 }
 
+/// Why a shard (`I/N`) was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ShardError {
+    /// Not two whole numbers separated by `/`.
+    #[error("'{text}' is not a shard: use I/N with I from 0 to N-1, e.g. 0/4")]
+    Syntax {
+        /// The shard as written.
+        text: String,
+    },
+    /// `N` is 0.
+    #[error("'{text}' is not a shard: N must be at least 1")]
+    NoShards {
+        /// The shard as written.
+        text: String,
+    },
+    /// `I` is not below `N`.
+    #[error("'{text}' is not a shard: shards of {count} are numbered 0 to {}", .count - 1)]
+    OutOfRange {
+        /// The shard as written.
+        text: String,
+        /// `N`.
+        count: u64,
+    },
+}
+
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// Parses `I/N` with `0 <= I < N`.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let usage = format!("'{text}' is not a shard: use I/N with I from 0 to N-1, e.g. 0/4");
-        let (index, count) = text.trim().split_once('/').ok_or_else(|| usage.clone())?;
-        let index: u64 = index.trim().parse().map_err(|_| usage.clone())?;
-        let count: u64 = count.trim().parse().map_err(|_| usage.clone())?;
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let usage = || ShardError::Syntax {
+            text: text.to_string(),
+        };
+        let (index, count) = text.trim().split_once('/').ok_or_else(usage)?;
+        let index: u64 = index.trim().parse().map_err(|_| usage())?;
+        let count: u64 = count.trim().parse().map_err(|_| usage())?;
         if count == 0 {
-            return Err(format!("'{text}' is not a shard: N must be at least 1"));
+            return Err(ShardError::NoShards {
+                text: text.to_string(),
+            });
         }
         if index >= count {
-            return Err(format!(
-                "'{text}' is not a shard: shards of {count} are numbered 0 to {}",
-                count - 1
-            ));
+            return Err(ShardError::OutOfRange {
+                text: text.to_string(),
+                count,
+            });
         }
         Ok(Shard { index, count })
     }
@@ -146,19 +176,38 @@ impl BlockSet {
     }
 }
 
-impl TryFrom<Vec<[u64; 2]>> for BlockSet {
-    type Error = String;
+/// Why a list of block ranges (read from a file) is not a [`BlockSet`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum BlockRangeError {
+    /// A range with no blocks, or its end before its start.
+    #[error("block range [{start}, {end}] is empty or reversed")]
+    Empty {
+        /// Its first block.
+        start: u64,
+        /// Its end (exclusive).
+        end: u64,
+    },
+    /// A range not strictly after the one before, with a gap.
+    #[error("block range [{start}, {end}] overlaps, touches or precedes the one before")]
+    OutOfOrder {
+        /// Its first block.
+        start: u64,
+        /// Its end (exclusive).
+        end: u64,
+    },
+}
 
-    fn try_from(pairs: Vec<[u64; 2]>) -> Result<BlockSet, String> {
+impl TryFrom<Vec<[u64; 2]>> for BlockSet {
+    type Error = BlockRangeError;
+
+    fn try_from(pairs: Vec<[u64; 2]>) -> Result<BlockSet, BlockRangeError> {
         let mut ranges: Vec<Range<u64>> = Vec::with_capacity(pairs.len());
         for [start, end] in pairs {
             if start >= end {
-                return Err(format!("block range [{start}, {end}] is empty or reversed"));
+                return Err(BlockRangeError::Empty { start, end });
             }
             if ranges.last().is_some_and(|last| last.end >= start) {
-                return Err(format!(
-                    "block range [{start}, {end}] overlaps, touches or precedes the one before"
-                ));
+                return Err(BlockRangeError::OutOfOrder { start, end });
             }
             ranges.push(start..end);
         }

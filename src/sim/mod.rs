@@ -12,13 +12,14 @@
 
 mod blocks;
 
-pub use blocks::{BlockSet, Shard};
+pub use blocks::{BlockRangeError, BlockSet, Shard, ShardError};
 
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
+use thiserror::Error;
 
 use crate::rng::{SimRng, StreamCursor};
 
@@ -54,7 +55,44 @@ pub trait Tally: Send {
 
     /// Checks the counts against each other (made never above declared, ...) and against a
     /// profile with `bids` bids: what a tally read from a file must pass before it is used.
-    fn check(&self, bids: usize) -> Result<(), String>;
+    fn check(&self, bids: usize) -> Result<(), TallyError>;
+}
+
+/// Why a tally (read from a file) was refused: its counts disagree with each other or with the
+/// profile.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TallyError {
+    /// Not one entry per bid of the profile.
+    #[error("{counted} bids counted, the profile has {bids}")]
+    BidCount {
+        /// Entries in the tally.
+        counted: usize,
+        /// Bids of the profile.
+        bids: usize,
+    },
+    /// Makes above the trials, or trials not each counted once by their tricks.
+    #[error("the makes or tricks of {trials} evaluations do not add up")]
+    Outcomes {
+        /// The evaluations counted.
+        trials: u64,
+    },
+    /// The contracts and the passed-out deals are not the deals played.
+    #[error("the contracts and passed-out deals do not add up to the deals")]
+    Contracts,
+    /// A bid table's class with counts that do not fit the profile.
+    #[error("a class's counts do not fit the profile")]
+    ClassCounts,
+    /// A bid table's class at a seat the table does not have.
+    #[error("a class at seat {seat}, at a table of {players}")]
+    SeatOutsideTable {
+        /// The class's seat.
+        seat: usize,
+        /// Seats at the table.
+        players: usize,
+    },
+    /// A tournament's entrants with counts that do not fit the profile.
+    #[error("the entrants' counts do not fit the profile")]
+    EntrantCounts,
 }
 
 /// How a run is cut into blocks.
@@ -345,7 +383,7 @@ mod tests {
         fn units(&self) -> Option<u64> {
             Some(self.0)
         }
-        fn check(&self, _: usize) -> Result<(), String> {
+        fn check(&self, _: usize) -> Result<(), TallyError> {
             Ok(())
         }
     }

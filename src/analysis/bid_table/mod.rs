@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::bots::{bid_policy, play_policy};
 use crate::error::Error;
 use crate::run::LongCommand;
-use crate::sim::{Block, Tally};
+use crate::sim::{Block, Tally, TallyError};
 use crate::stats::{mean_se, wilson95};
 
 pub use crate::eval::classes::{Class, Scheme};
@@ -129,10 +129,10 @@ impl Tally for BidTableTally {
         Some(self.deals)
     }
 
-    fn check(&self, bids: usize) -> Result<(), String> {
+    fn check(&self, bids: usize) -> Result<(), TallyError> {
         for t in self.classes.values() {
             if t.bids.len() != bids || t.dd_hands > t.hands {
-                return Err("a class's counts do not fit the profile".into());
+                return Err(TallyError::ClassCounts);
             }
             for b in &t.bids {
                 b.check(t.hands, t.dd_hands)?;
@@ -261,7 +261,7 @@ impl TablePolicies {
     ) -> Result<TablePolicies, Error> {
         let play_policy = play_policy(play, profile)?;
         if input_files.is_empty() {
-            *input_files = crate::bots::input_files(&[play]).map_err(Error::input)?;
+            *input_files = crate::bots::input_files(&[play])?;
         }
         Ok(TablePolicies {
             play: play_policy,
@@ -446,9 +446,9 @@ pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> V
 
 /// Checks that every class of `tally` is at a seat of a table of `players` (a tally read from a
 /// file is checked before it is used).
-pub fn check_seats(tally: &BidTableTally, players: usize) -> Result<(), String> {
+pub fn check_seats(tally: &BidTableTally, players: usize) -> Result<(), TallyError> {
     match tally.classes.keys().find(|(seat, _)| *seat >= players) {
-        Some((seat, _)) => Err(format!("a class at seat {seat}, at a table of {players}")),
+        Some(&(seat, _)) => Err(TallyError::SeatOutsideTable { seat, players }),
         None => Ok(()),
     }
 }

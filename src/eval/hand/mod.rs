@@ -11,7 +11,7 @@
 mod input;
 pub mod worlds;
 
-pub use input::{PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
+pub use input::{HandInputError, PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
 
 use rand_core::SeedableRng;
 
@@ -22,7 +22,7 @@ use crate::policy::{BidPolicy, PlayPolicy};
 use crate::policy::{Uniform, play_out, settle_contract};
 use crate::rng::{SimRng, next_u64};
 use crate::rules::{BidId, HAND_SIZE, Profile, TrumpRule};
-use crate::sim::{self, Block, Plan, PoolError, Progress, Tally};
+use crate::sim::{self, Block, Plan, PoolError, Progress, Tally, TallyError};
 use crate::solver::{Opening, with_thread_solver};
 use crate::stats::{mean_se, wilson95};
 use worlds::{World, WorldDealer};
@@ -95,15 +95,13 @@ impl From<BidOutcomes> for OutcomesRepr {
 impl BidOutcomes {
     /// Checks the counts of `trials` hands, `dd_trials` of them with the double-dummy count:
     /// makes at most the trials, and every trial counted once by its tricks.
-    pub fn check(&self, trials: u64, dd_trials: u64) -> Result<(), String> {
+    pub fn check(&self, trials: u64, dd_trials: u64) -> Result<(), TallyError> {
         let by_tricks = self
             .tricks
             .iter()
             .try_fold(0u64, |sum, &n| sum.checked_add(n));
         if self.made > trials || self.dd_made > dd_trials || by_tricks != Some(trials) {
-            return Err(format!(
-                "the makes or tricks of {trials} evaluations do not add up"
-            ));
+            return Err(TallyError::Outcomes { trials });
         }
         Ok(())
     }
@@ -139,12 +137,12 @@ impl Tally for HandTally {
         (!self.too_rare).then_some(self.worlds)
     }
 
-    fn check(&self, bids: usize) -> Result<(), String> {
+    fn check(&self, bids: usize) -> Result<(), TallyError> {
         if self.worlds > 0 && self.bids.len() != bids {
-            return Err(format!(
-                "{} bids counted, the profile has {bids}",
-                self.bids.len()
-            ));
+            return Err(TallyError::BidCount {
+                counted: self.bids.len(),
+                bids,
+            });
         }
         for b in &self.bids {
             b.check(self.worlds, self.worlds)?;
