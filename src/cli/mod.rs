@@ -233,7 +233,8 @@ fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
-/// Runs a long command under the user's controls, stopping cleanly on SIGINT or SIGTERM.
+/// Runs a long command under the user's controls, stopping cleanly on SIGINT, SIGTERM or
+/// SIGHUP.
 fn long<C: Render>(
     profile: &Profile,
     job: C::Job,
@@ -293,11 +294,7 @@ fn deliver(rendered: Rendered) -> Result<(), Error> {
     rendered
         .write_files()
         .map_err(|(path, e)| Error::runtime(format!("cannot write {}: {e}", path.display())))?;
-    if !rendered.stderr.is_empty() {
-        let _ = std::io::stderr()
-            .lock()
-            .write_all(rendered.stderr.as_bytes());
-    }
+    stderr::write(&rendered.stderr);
     emit(&rendered.stdout)
 }
 
