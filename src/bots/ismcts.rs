@@ -2,7 +2,7 @@
 //!
 //! One tree for the seat to play, over the cards played from here on. Each of the K
 //! iterations samples a layout of the hidden hands consistent with what the seat knows
-//! ([`worlds`](super::worlds)), descends the tree choosing among the cards legal in that layout
+//! ([`worlds`](crate::eval::worlds)), descends the tree choosing among the cards legal in that layout
 //! by UCB1 with availability counts (a card is scored against the iterations in which it could
 //! have been played), expands one untried card, plays the deal out with the heuristic policy and
 //! credits every card on the path with the result from its player's side (the contract made, for

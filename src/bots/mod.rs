@@ -14,9 +14,9 @@
 //! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, perfect play by every seat, a reference point ([`dd`]) |
 //!
 //!
-//! Each policy sees only its view ([`BidView`], [`PlayView`]) and draws randomness only from
+//! Each policy sees only its view ([`crate::policy::BidView`], [`crate::policy::PlayView`]) and draws randomness only from
 //! the RNG it is handed; `dd` alone holds the double-dummy capability
-//! ([`crate::policy::Information`]).
+//! ([`crate::policy::SeeAllHands`]).
 
 pub mod always;
 pub mod dd;

@@ -1,7 +1,7 @@
 //! `pimc:worlds=K`: perfect-information Monte Carlo play.
 //!
 //! For the seat to play: sample K layouts of the hidden hands uniformly among those consistent
-//! with what the seat knows ([`worlds`](super::worlds)), solve each layout double dummy for
+//! with what the seat knows ([`worlds`](crate::eval::worlds)), solve each layout double dummy for
 //! every candidate card (one per run of equivalent cards), and play the card with which the
 //! contract is made in the most worlds (declarer) or the fewest (defenders). Ties go to the
 //! card with the best average double-dummy tricks, then to the lowest card. Worlds come from

@@ -1,4 +1,4 @@
-//! The `napsim` command line: clap definitions ([`args`]), turning arguments into the library's
+//! The `napsim` command line: clap definitions (`args.rs`), turning arguments into the library's
 //! jobs ([`crate::commands`]), writing what they return, and errors into exit codes. No game,
 //! run or report logic.
 //!

@@ -6,9 +6,9 @@
 //! declarer reach this many?"; [`Solver::value`] finds the exact value with a few such queries;
 //! [`Solver::opening`] values every opening lead of a deal, each of which may choose trump.
 //!
-//! The search ([`search`]) is a boolean alpha-beta over single cards with move ordering,
+//! The search (`search.rs`) is a boolean alpha-beta over single cards with move ordering,
 //! one card searched per run of equivalent cards, sure-trick bounds (at trick starts and
-//! within tricks), and a transposition table ([`table`]) at trick starts whose entries
+//! within tricks), and a transposition table (`table.rs`) at trick starts whose entries
 //! generalise over the small cards a result did not depend on ("winning ranks") and stay valid
 //! from deal to deal (keep one `Solver` per thread and reuse it).
 //!

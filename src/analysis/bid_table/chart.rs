@@ -15,7 +15,7 @@ use super::{BidTableConfig, BidTableTally};
 pub struct ChartGroup {
     /// Trump length (the longest suit, ties to the higher cards).
     pub length: u8,
-    /// Which of the trump A, K, Q are held: [`super::classes::TOP_ACE`] and friends.
+    /// Which of the trump A, K, Q are held: [`crate::eval::classes::TOP_ACE`] and friends.
     pub top: u8,
     /// Hands in the group.
     pub hands: u64,
