@@ -59,7 +59,7 @@ fn bid_specs(profile: &Profile) -> Vec<String> {
 }
 
 const BIDS: usize = 5;
-const PLAYS: &[&str] = &["random", "heuristic"];
+const PLAYS: &[&str] = &["random", "heuristic", "expert"];
 
 /// Plays one deal of block `block` and returns the finished state.
 fn play_one<'p>(

@@ -55,6 +55,8 @@ fn the_thread_count_changes_no_byte() {
             "r=threshold/random",
             "--entrant",
             "p=(always:bid=three)/heuristic",
+            "--entrant",
+            "x=threshold/expert",
             "--sessions",
             &scaled(2000),
             "--seed",
@@ -129,6 +131,12 @@ fn a_better_player_is_ahead_and_identical_ones_are_not() {
     ]);
     let ab = search.iter().find(|r| r["entrant_a"] == "ismcts").unwrap();
     assert!(f(ab, "ci95_low") > 0.0, "{ab:?}");
+    let expert = pairs_of(["expert=threshold/expert", "heuristic=threshold/heuristic"]);
+    let ab = expert.iter().find(|r| r["entrant_a"] == "expert").unwrap();
+    assert!(
+        f(ab, "ci95_low") > 0.0,
+        "expert must beat heuristic: {ab:?}"
+    );
     let same = pairs_of(["one=threshold/heuristic", "two=threshold/heuristic"]);
     let ab = &same[0];
     assert!(

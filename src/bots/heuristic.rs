@@ -86,7 +86,7 @@ fn defender_lead(view: &PlayView, hand: CardSet) -> Card {
 
 /// The first suit (clubs first) whose top card in `cards` no `unseen` card of its suit beats,
 /// and that card. Branch-free over the four suits: whether a card is a master is random data.
-fn master_top(cards: CardSet, unseen: CardSet) -> Option<Card> {
+pub(super) fn master_top(cards: CardSet, unseen: CardSet) -> Option<Card> {
     // A card above every unseen card of its suit is a master; a suit holds one exactly when
     // its top card is one, so the first suit with a master is the suit of the lowest master.
     let first = cards.masters_over(unseen).first()?;
@@ -143,7 +143,7 @@ fn misere(view: &PlayView, legal: CardSet) -> Card {
 
 /// The cards of `legal` that would beat `best`: higher cards of its suit, and every trump
 /// (`trumps` is the trump suit's mask, empty without trump) when `best` is not a trump.
-fn winning_cards(legal: CardSet, best: Card, trumps: CardSet) -> CardSet {
+pub(super) fn winning_cards(legal: CardSet, best: Card, trumps: CardSet) -> CardSet {
     legal.above_in_suit(best) | (legal & (trumps - CardSet::suit_mask(best.suit())))
 }
 
@@ -165,7 +165,7 @@ fn longest_suit(cards: CardSet) -> Option<Suit> {
 
 /// The lowest-ranked card, side suits before trumps (`trumps`: the trump suit's mask, empty
 /// without trump), ties to the lower suit.
-fn lowest(cards: CardSet, trumps: CardSet) -> Card {
+pub(super) fn lowest(cards: CardSet, trumps: CardSet) -> Card {
     lowest_set(cards, trumps).first().expect("a card")
 }
 
@@ -177,6 +177,6 @@ fn lowest_set(cards: CardSet, trumps: CardSet) -> CardSet {
 }
 
 /// The highest-ranked card, ties to the higher suit.
-fn highest(cards: CardSet) -> Card {
+pub(super) fn highest(cards: CardSet) -> Card {
     cards.highest_rank().expect("a card")
 }

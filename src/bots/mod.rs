@@ -9,8 +9,10 @@
 //! | `lookahead[:worlds=K,play=SPEC,others=SPEC]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units ([`lookahead`]) |
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
+//! | `expert[:worlds=K]` | play | the heuristic's rules with better misère defence, declarer trump play and defence when every trick counts, and the last tricks solved exactly over K sampled layouts of the hidden cards ([`expert`]) |
 //! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy ([`pimc`]) |
 //! | `ismcts[:iterations=K]` | play | information-set Monte Carlo tree search: K iterations, each on a layout of the hidden cards sampled from what the seat knows, heuristic rollouts; plays the most visited card ([`ismcts`]) |
+//! | `split:declarer=SPEC,defence=SPEC` | play | one policy for the declarer, another for the defenders, to measure each side's play ([`split`]) |
 //! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, perfect play by every seat, a reference point ([`dd`]) |
 //!
 //!
@@ -20,11 +22,13 @@
 
 pub mod always;
 pub mod dd;
+pub mod expert;
 pub mod heuristic;
 pub mod ismcts;
 pub mod lookahead;
 pub mod pimc;
 mod solved;
+pub mod split;
 pub mod table;
 pub mod threshold;
 
@@ -36,7 +40,15 @@ use crate::rules::Profile;
 /// The bid policy names, for messages.
 pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead", "table"];
 /// The play policy names, for messages.
-pub const PLAY_POLICIES: &[&str] = &["random", "heuristic", "pimc", "ismcts", "dd"];
+pub const PLAY_POLICIES: &[&str] = &[
+    "random",
+    "heuristic",
+    "expert",
+    "pimc",
+    "ismcts",
+    "split",
+    "dd",
+];
 
 /// Builds a bid policy from its spec for `profile`.
 pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, SpecError> {
@@ -61,7 +73,7 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
 }
 
 /// Builds a play policy from its spec for `profile`.
-pub fn play_policy(text: &str, _profile: &Profile) -> Result<Box<dyn PlayPolicy>, SpecError> {
+pub fn play_policy(text: &str, profile: &Profile) -> Result<Box<dyn PlayPolicy>, SpecError> {
     let spec: Spec = text.parse()?;
     Ok(match spec.name.as_str() {
         "random" => {
@@ -72,8 +84,10 @@ pub fn play_policy(text: &str, _profile: &Profile) -> Result<Box<dyn PlayPolicy>
             spec.check_keys(&[])?;
             Box::new(heuristic::Heuristic)
         }
+        "expert" => Box::new(expert::Expert::from_spec(&spec)?),
         "pimc" => Box::new(pimc::Pimc::from_spec(&spec)?),
         "ismcts" => Box::new(ismcts::Ismcts::from_spec(&spec)?),
+        "split" => Box::new(split::Split::from_spec(&spec, profile)?),
         "dd" => {
             spec.check_keys(&[])?;
             Box::new(dd::DoubleDummy)

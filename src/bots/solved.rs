@@ -69,13 +69,36 @@ impl Goal {
 
     /// Whether the contract is made from `position`, reached with `gained` more tricks.
     pub(super) fn made(&self, solver: &mut Solver, position: &Position, gained: u8) -> bool {
+        self.made_with(position, gained, |position, tricks| {
+            solver.can_make(position, tricks)
+        })
+    }
+
+    /// [`Goal::made`] with `can_make` answering the target queries ("can the declarer reach
+    /// this many more tricks, at most this many in a misère?").
+    pub(super) fn made_with(
+        &self,
+        position: &Position,
+        gained: u8,
+        can_make: impl FnOnce(&Position, u8) -> bool,
+    ) -> bool {
         let taken = self.won + gained;
         if self.misere {
-            taken == 0 && solver.can_make(position, 0)
+            taken == 0 && can_make(position, 0)
         } else if taken >= self.needed {
             true
         } else {
-            solver.can_make(position, self.needed - taken)
+            can_make(position, self.needed - taken)
+        }
+    }
+
+    /// Whether the contract is still open with `left` tricks to play: neither made nor beaten
+    /// whatever happens now.
+    pub(super) fn open(&self, left: u8) -> bool {
+        if self.misere {
+            self.won == 0
+        } else {
+            self.won < self.needed && self.won + left >= self.needed
         }
     }
 

@@ -15,11 +15,13 @@
 //! **Architecture invariant:** no IO, no clock, no randomness.
 
 mod bounds;
+mod endgame;
 mod order;
 mod position;
 mod search;
 mod table;
 
+pub use endgame::endgame_can_make;
 pub use position::{Position, PositionError};
 
 use crate::cards::{Card, CardSet, Suit};
