@@ -17,9 +17,11 @@
 //!    declarer's card when it is winning, so that it keeps the trick; while the declarer is
 //!    still to play, keep the trick's winning card as low as possible; when the declarer can no
 //!    longer be caught in this trick, throw the highest card, keeping low cards to lead later.
-//! 3. **Declarer, short trumps** ([`declarer`]): draw trumps only with a trump no unseen
-//!    trump beats (a master); otherwise cash the side-suit masters first and keep the low
-//!    trumps for ruffing, leading the lowest side card when no master is left.
+//! 3. **Declarer, choosing and using trumps** ([`declarer`]): the opening lead (where it makes
+//!    trump) is the top card of the longest suit, and of suits of equal length the one with
+//!    the lower top card, keeping the higher cards to win on the side. Later, draw trumps only
+//!    with a trump no unseen trump beats (a master); otherwise cash the side-suit masters first
+//!    and keep the low trumps for ruffing, leading the lowest side card when no master is left.
 //! 4. **Defence when every trick counts** ([`defence`]): when one more defenders' trick beats
 //!    the contract (a Nap, or a contract that has run out of spare tricks), a defender who
 //!    follows while the declarer is still to play covers with its highest card of the suit
@@ -158,6 +160,22 @@ mod tests {
         assert_eq!(
             (expert.to_string(), heuristic.to_string()),
             ("8S".into(), "3S".into())
+        );
+    }
+
+    #[test]
+    fn the_opening_lead_keeps_the_stronger_of_two_equal_suits_for_side_tricks() {
+        // Two suits of two: hearts trump, the ace and king of diamonds win on the side.
+        let hands = [
+            "8H 6H AD KD 7C",
+            "2S 3S 4S 5S 6S",
+            "7S 8S 9S TS JS",
+            "QS KS AS 2H 3H",
+        ];
+        let (expert, heuristic) = expert_after("heather-1875", &hands, "three", &[]);
+        assert_eq!(
+            (expert.to_string(), heuristic.to_string()),
+            ("8H".into(), "AD".into())
         );
     }
 
