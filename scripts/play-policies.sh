@@ -2,8 +2,8 @@
 # The play policies side by side (README, "Play policies side by side"): strength from a duplicate
 # tournament at four players (heather-1875, threshold bidding), cost per deal from `simulate` on
 # one thread, the policies timed in turn, five rounds, medians kept. Writes results/play-policies/
-# (tournament.csv, pairs.csv, timings.csv), then re-renders the README's table from them
-# (`BLESS=1 cargo test --release --test play_policies_doc`); that test fails when they disagree.
+# (tournament.csv, pairs.csv, timings.csv), then re-renders the README's table from them; the
+# test tests/play_policies_doc.rs fails when the two disagree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
