@@ -71,7 +71,7 @@ fn text(grammar: &'static str) -> impl Strategy<Value = String> {
 const CARDISH: &str = "[0-9TtJjQqKkAaCcDdHhSs♠♥♦♣♤♡♢♧XZ1 ,\t/]{0,60}";
 
 /// The characters of policy specs.
-const SPECISH: &str = "[a-z0-9_:=,()/ .-]{0,40}|(threshold|always|lookahead|pimc|ismcts|table|pass|random|heuristic|dd)(:[a-z=0-9(),:./ -]{0,30})?";
+const SPECISH: &str = "[a-z0-9_:=,()/ .-]{0,40}|(threshold|always|lookahead|pimc|ismcts|table|pass|random|heuristic|expert|split|dd)(:[a-z=0-9(),:./ -]{0,30})?";
 
 // ---------------------------------------------------------------------------------------------
 // Cards
@@ -347,8 +347,10 @@ fn policy_text() -> impl Strategy<Value = String> {
             "table",
             "random",
             "heuristic",
+            "expert",
             "pimc",
             "ismcts",
+            "split",
             "dd",
             "frob",
         ][..],

@@ -122,7 +122,8 @@ pub struct PolicyArgs {
     /// lookahead[:worlds=K,play=SPEC,others=SPEC], table:file=(FILE.csv).
     #[arg(long, value_name = "SPEC", default_value = "threshold")]
     pub bid: String,
-    /// Play policy spec for every seat: random, heuristic, pimc[:worlds=K], dd.
+    /// Play policy spec for every seat: random, heuristic, expert[:worlds=K], pimc[:worlds=K],
+    /// ismcts[:iterations=K], split:declarer=SPEC,defence=SPEC, dd.
     #[arg(long, value_name = "SPEC", default_value = "heuristic")]
     pub play: String,
 }
