@@ -1,7 +1,7 @@
 //! The hand evaluator against answers known exactly, and its invariants.
 
 use napsim::bots::{bid_policy, play_policy};
-use napsim::cards::{CardSet, parse_hand};
+use napsim::cards::{Card, CardSet, parse_hand};
 use napsim::eval::hand::worlds::WorldDealer;
 use napsim::eval::hand::{HandQuery, HandTally, TooRare};
 use napsim::game::{Call, DealState};
@@ -334,4 +334,44 @@ fn lookahead_bids_what_its_hand_is_worth() {
     assert_eq!(call_for("9S 7H 8D 7C 8C"), Call::Pass);
     let three = Call::Bid(profile.bid_id("three").unwrap());
     assert_eq!(call_for("AS KS QS 7D 2C"), three);
+}
+
+/// A policy that plays as another but does not promise to look only at the play rules, so the
+/// evaluator plays every bid out.
+struct EveryBid(Box<dyn PlayPolicy>);
+
+impl PlayPolicy for EveryBid {
+    fn play(&self, view: &napsim::policy::PlayView, rng: &mut napsim::rng::SimRng) -> Card {
+        self.0.play(view, rng)
+    }
+}
+
+#[test]
+fn bids_that_play_alike_are_played_once_with_the_same_result() {
+    for (profile, play, players) in [
+        ("heather-1875", "pimc:worlds=4", 4),
+        ("pub-guide", "heuristic", 6),
+        ("peep-nap", "random", 5),
+    ] {
+        let setup = Setup::new(profile, play);
+        assert!(setup.play.plays_by_rules_only(), "{play}");
+        let every = EveryBid(play_policy(play, &setup.profile).unwrap());
+        assert!(!every.plays_by_rules_only());
+        let cards = hand("AS KS 7S AH 3D");
+        let shared = setup.query(players, 0, cards, &[]);
+        let separate = HandQuery {
+            play: &every,
+            ..setup.query(players, 0, cards, &[])
+        };
+        let worlds = scaled(640);
+        assert_eq!(
+            run(&shared, worlds, 9),
+            run(&separate, worlds, 9),
+            "{profile}"
+        );
+    }
+    let heather = Profile::builtin("heather-1875").unwrap();
+    let bid = |name| heather.bid_by_name(name).unwrap();
+    assert!(bid("nap").plays_like(bid("wellington")));
+    assert!(!bid("four").plays_like(bid("nap")));
 }

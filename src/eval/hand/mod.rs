@@ -21,7 +21,7 @@ use crate::policy::Pass;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::policy::{Uniform, play_out, settle_contract};
 use crate::rng::{SimRng, next_u64};
-use crate::rules::{BidId, HAND_SIZE, Profile, TrumpRule};
+use crate::rules::{BidId, HAND_SIZE, MAX_BIDS, Profile, TrumpRule};
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally, TallyError};
 use crate::solver::{Opening, with_thread_solver};
 use crate::stats::{mean_se, wilson95};
@@ -163,6 +163,14 @@ impl Tally for HandTally {
     }
 }
 
+/// One bid's play of one world: the declarer's tricks, and the deal's double-dummy value when
+/// it was solved.
+#[derive(Clone, Copy, Debug, Default)]
+struct Played {
+    tricks: u8,
+    dd: Option<u8>,
+}
+
 /// What to do with a world that the conditioning calls keep rejecting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TooRare {
@@ -225,18 +233,50 @@ impl HandQuery<'_> {
     /// Plays `world` (which must hold the hand at its seat) once per bid, every bid's play
     /// drawing from the same stream (`seed`), and adds the outcomes to `outcomes` (one per bid).
     pub fn evaluate_world(&self, world: &World, seed: u64, outcomes: &mut [BidOutcomes]) {
+        let mut played = [Played::default(); MAX_BIDS];
+        let played = &mut played[..outcomes.len()];
+        self.play_world(world, seed, played);
+        for ((id, outcome), result) in self.profile.bid_ids().zip(outcomes).zip(played) {
+            self.record(id, *result, outcome);
+        }
+    }
+
+    /// Adds one world's result of `bid` to its outcomes; returns the declarer's units.
+    fn record(&self, id: BidId, result: Played, outcome: &mut BidOutcomes) -> i64 {
+        let bid = self.profile.bid(id);
+        let made = bid.is_made(result.tricks);
+        let units = bid.declarer_units(made, self.players);
+        outcome.made += u64::from(made);
+        outcome.dd_made += u64::from(self.dd_column && result.dd.is_some_and(|v| bid.is_made(v)));
+        outcome.units += units;
+        outcome.units_sq += (units * units) as u128;
+        outcome.tricks[result.tricks as usize] += 1;
+        units
+    }
+
+    /// Plays `world` once per distinct contract of the profile, every play drawing from the
+    /// same stream (`seed`), and writes each bid's result to `played` (one per bid).
+    fn play_world(&self, world: &World, seed: u64, played: &mut [Played]) {
         let table = Uniform {
             bid: &Pass,
             play: self.play,
         };
+        // Bids that play alike are played once when the policy looks only at the play rules:
+        // the same cards from the same stream, so the same tricks (and double-dummy value).
+        let share = self.play.plays_by_rules_only();
+        let bids = self.profile.bids();
         // Double-dummy values already found in this world: bids that share their opening rules
         // and the declarer's hand (after any floater exchange) share the value.
         let mut solved: Vec<(Opening, CardSet, u8)> = Vec::new();
         // Every seat plays double dummy: a bid is made when the double-dummy value reaches it
         // (solved, not played out).
         let play_dd = self.play.sees_all_hands().is_some();
-        for (id, outcome) in self.profile.bid_ids().zip(outcomes.iter_mut()) {
-            let bid = self.profile.bid(id);
+        for (i, id) in self.profile.bid_ids().enumerate() {
+            let bid = &bids[i];
+            if share && let Some(j) = (0..i).find(|&j| bids[j].plays_like(bid)) {
+                played[i] = played[j];
+                continue;
+            }
             let mut state = self.declare(world, id);
             let mut rng = SimRng::seed_from_u64(seed);
             settle_contract(&mut state, &table, &mut rng);
@@ -249,13 +289,7 @@ impl HandQuery<'_> {
                 match solved.iter().find(|(o, h, _)| *o == opening && *h == own) {
                     Some(&(_, _, value)) => value,
                     None => {
-                        let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
-                        for (seat, hand) in hands.iter_mut().enumerate().take(self.players) {
-                            *hand = state.hand(seat);
-                        }
-                        let value = with_thread_solver(self.players, |solver| {
-                            solver.best_opening(&hands[..self.players], self.seat, &opening)
-                        });
+                        let value = self.solve_opening(&state, &opening);
                         solved.push((opening, own, value));
                         value
                     }
@@ -268,14 +302,19 @@ impl HandQuery<'_> {
                     state.declarer_tricks()
                 }
             };
-            let made = bid.is_made(tricks);
-            let units = bid.declarer_units(made, self.players);
-            outcome.made += u64::from(made);
-            outcome.dd_made += u64::from(self.dd_column && dd.is_some_and(|v| bid.is_made(v)));
-            outcome.units += units;
-            outcome.units_sq += (units * units) as u128;
-            outcome.tricks[tricks as usize] += 1;
+            played[i] = Played { tricks, dd };
         }
+    }
+
+    /// The double-dummy value (the declarer's tricks) of `state`'s deal with `opening`.
+    fn solve_opening(&self, state: &DealState, opening: &Opening) -> u8 {
+        let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
+        for (seat, hand) in hands.iter_mut().enumerate().take(self.players) {
+            *hand = state.hand(seat);
+        }
+        with_thread_solver(self.players, |solver| {
+            solver.best_opening(&hands[..self.players], self.seat, opening)
+        })
     }
 
     /// The deal of `world` with the hand's seat declaring `bid`.
