@@ -6,13 +6,15 @@ set -uo pipefail
 old=$1; new=$2; worlds=${3:-256}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 # Timings differ from run to run: masked.
-mask() { sed -E 's/[0-9]+\.[0-9]+ s\b/T s/g'; }
+mask() { sed -E 's/[0-9]+\.[0-9]+ s\b/T s/g; s/\([0-9]+ deals\/s\)/(R deals\/s)/g'; }
 n=0; bad=0
 run() {
   n=$((n + 1))
-  "$old" "$@" 2>"$work/old.err" | mask >"$work/old"; echo "exit ${PIPESTATUS[0]}" >>"$work/old"
-  "$new" "$@" 2>"$work/new.err" | mask >"$work/new"; echo "exit ${PIPESTATUS[0]}" >>"$work/new"
-  if ! cmp -s "$work/old" "$work/new" || ! cmp -s "$work/old.err" "$work/new.err"; then
+  for side in old new; do
+    "${!side}" "$@" 2>"$work/$side.err" | mask >"$work/$side"; echo "exit ${PIPESTATUS[0]}" >>"$work/$side"
+    mask <"$work/$side.err" >>"$work/$side"
+  done
+  if ! cmp -s "$work/old" "$work/new"; then
     echo "DIFFERS: napsim $*"; diff "$work/old" "$work/new" | head -8; bad=$((bad + 1))
   fi
 }

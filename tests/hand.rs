@@ -10,7 +10,7 @@ use napsim::policy::{BidPolicy, BidView, PlayPolicy};
 use napsim::policy::{Uniform, play_out, settle_contract};
 use napsim::rng::{base_rng, block_streams};
 use napsim::rules::Profile;
-use napsim::sim::Silent;
+use napsim::sim::{Silent, Tally};
 
 /// Debug builds (the checked test profile) run a tenth of the worlds.
 fn scaled(n: u64) -> u64 {
@@ -374,4 +374,37 @@ fn bids_that_play_alike_are_played_once_with_the_same_result() {
     let bid = |name| heather.bid_by_name(name).unwrap();
     assert!(bid("nap").plays_like(bid("wellington")));
     assert!(!bid("four").plays_like(bid("nap")));
+}
+
+#[test]
+fn paired_sums_give_the_spread_of_the_difference_world_by_world() {
+    let setup = Setup::new("pub-guide", "heuristic");
+    let query = setup.query(5, 1, hand("AS KS 7S AH 3D"), &[]);
+    let worlds = 300;
+    let (mut deal, mut policy) = block_streams(3, 0);
+    let (mut deal_1, mut policy_1) = (deal.clone(), policy.clone());
+    let whole = query.evaluate(worlds, &mut deal, &mut policy, 100, TooRare::Fail);
+    // The same worlds one at a time: each tally's units are that world's.
+    let mut merged = HandTally::default();
+    let mut units: Vec<Vec<i64>> = Vec::new();
+    for _ in 0..worlds {
+        let one = query.evaluate(1, &mut deal_1, &mut policy_1, 100, TooRare::Fail);
+        units.push(one.bids.iter().map(|b| b.units).collect());
+        merged.merge(one);
+    }
+    assert_eq!(merged, whole);
+    let n = worlds as f64;
+    for a in setup.profile.bid_ids() {
+        for b in setup.profile.bid_ids() {
+            let d: Vec<f64> = units
+                .iter()
+                .map(|u| (u[a.index()] - u[b.index()]) as f64)
+                .collect();
+            let mean = d.iter().sum::<f64>() / n;
+            let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let (m, se) = whole.paired(a, b).unwrap();
+            assert!((m - mean).abs() < 1e-9, "{a:?} {b:?}");
+            assert!((se - (var / n).sqrt()).abs() < 1e-9, "{a:?} {b:?}: {se}");
+        }
+    }
 }

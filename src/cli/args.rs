@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::eval::hand::StopRule;
+
 /// napsim: Monte Carlo bidding-strategy simulator for the British card game Nap.
 #[derive(Debug, Parser)]
 #[command(name = "napsim", version, about, long_about = None)]
@@ -307,6 +309,42 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
 /// The play policy `napsim hand` uses unless told otherwise.
 pub const HAND_DEFAULT_PLAY: &str = "pimc:worlds=32";
 
+/// How many worlds `napsim hand` plays when given neither `--worlds` nor `--precision`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HandWorlds {
+    /// Worlds; at most, with a precision.
+    pub worlds: u64,
+    /// Stop early at this precision (percentage points), or `None`: exactly `worlds`.
+    pub precision: Option<f64>,
+}
+
+/// `napsim hand`'s default run: at most 4,000 worlds, stopping early once every P(make) is
+/// known within ±1.55 points (the widest interval 4,000 worlds give, at P(make) = 1/2) or the
+/// recommendation is settled. `precision: None` makes it exactly 4,000 worlds (the default
+/// before adaptive stopping). The help of `--worlds` and `--precision` says which.
+pub const HAND_DEFAULT_WORLDS: HandWorlds = HandWorlds {
+    worlds: 4000,
+    precision: Some(1.55),
+};
+
+impl HandWorlds {
+    /// The run asked for: `--worlds K` alone plays exactly K worlds; `--precision P` stops early,
+    /// at most at K worlds, or where P is reached whatever P(make) is; neither, the default.
+    pub fn resolve(worlds: Option<u64>, precision: Option<f64>) -> HandWorlds {
+        match (worlds, precision) {
+            (Some(worlds), None) => HandWorlds {
+                worlds,
+                precision: None,
+            },
+            (worlds, Some(points)) => HandWorlds {
+                worlds: worlds.unwrap_or_else(|| StopRule::worlds_for(points)),
+                precision: Some(points),
+            },
+            (None, None) => HAND_DEFAULT_WORLDS,
+        }
+    }
+}
+
 /// `napsim hand`.
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("format").args(["json", "csv"])))]
@@ -328,9 +366,18 @@ pub struct HandArgs {
     /// times faster; `dd` (every seat sees every card) gives the double-dummy P(make).
     #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
     pub play: String,
-    /// Worlds (deals of the unseen cards) to play: 4000, 4_000 or 4e3.
-    #[arg(long, value_name = "K", default_value = "4000", value_parser = parse_count)]
-    pub worlds: u64,
+    /// Worlds (deals of the unseen cards) to play: exactly K (4000, 4_000 or 4e3); with
+    /// --precision, at most K. The default plays at most 4000 and stops early as
+    /// `--precision 1.55` does.
+    #[arg(long, value_name = "K", value_parser = parse_count)]
+    pub worlds: Option<u64>,
+    /// Stop early: at the first multiple of 512 worlds at which every bid's 95% P(make)
+    /// interval is within ±POINTS percentage points, or the recommendation is settled (the
+    /// best call ahead of every other callable bid and of passing, on the same worlds, by
+    /// over 2.53 standard errors). The numbers are those of `--worlds N` for the N it stopped
+    /// at. At most --worlds K (default: the worlds that reach POINTS whatever P(make) is).
+    #[arg(long, value_name = "POINTS", value_parser = parse_points, allow_negative_numbers = true)]
+    pub precision: Option<f64>,
     /// The calls of the SEAT earlier seats, in speaking order (`pass,three`): only worlds in
     /// which those seats, bidding with --others-bid, would have made them are kept.
     #[arg(long, value_name = "CALLS")]
@@ -400,6 +447,14 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(s),
         _ => Err("expected a positive number of seconds, e.g. 10 or 0.5".to_string()),
+    }
+}
+
+/// Parses a precision in percentage points: above 0, at most 50 (`1.5`).
+pub fn parse_points(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && p > 0.0 && p <= 50.0 => Ok(p),
+        _ => Err("expected percentage points above 0 and at most 50, e.g. 1.5".to_string()),
     }
 }
 

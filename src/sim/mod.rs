@@ -9,9 +9,13 @@
 //!
 //! [`run_controlled`] runs a subset of the blocks (a [`Shard`]), can stop at a block boundary
 //! and resume from the blocks it finished ([`RunState`]): what checkpoints and shards build on.
+//! [`run_adaptive`] runs the blocks in order and stops at the first of fixed block counts at
+//! which a rule holds on the tally so far: the same count whatever the thread count.
 
+mod adaptive;
 mod blocks;
 
+pub use adaptive::{Adaptive, Checks, is_prefix, run_adaptive};
 pub use blocks::{BlockRangeError, BlockSet, Shard, ShardError};
 
 use std::ops::Range;
@@ -66,6 +70,14 @@ pub enum TallyError {
     #[error("{counted} bids counted, the profile has {bids}")]
     BidCount {
         /// Entries in the tally.
+        counted: usize,
+        /// Bids of the profile.
+        bids: usize,
+    },
+    /// Not one paired sum per pair of bids (a hand evaluation's tally).
+    #[error("{counted} paired sums counted, {bids} bids need one per pair")]
+    Pairs {
+        /// Paired sums in the tally.
         counted: usize,
         /// Bids of the profile.
         bids: usize,

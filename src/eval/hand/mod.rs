@@ -9,9 +9,11 @@
 //! independent of the thread count ([`crate::sim`]).
 
 mod input;
+mod stopping;
 pub mod worlds;
 
 pub use input::{HandInputError, PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
+pub use stopping::{CHECK_EVERY, StopReason, StopRule, Z_SETTLED};
 
 use rand_core::SeedableRng;
 
@@ -129,6 +131,54 @@ pub struct HandTally {
     pub too_rare: bool,
     /// One entry per bid of the profile, lowest first.
     pub bids: Vec<BidOutcomes>,
+    /// The declarer's units of two bids multiplied world by world and summed, one entry per
+    /// pair of bids (`i < j`, in the order (0,1), (0,2)... (1,2)...): with the squares, the
+    /// variance of the difference between two bids on the common worlds ([`HandTally::paired`]).
+    #[serde(default)]
+    pub pairs: Vec<i128>,
+}
+
+/// Where the pair of bids `i < j` of `bids` bids sits in [`HandTally::pairs`].
+fn pair_index(bids: usize, i: usize, j: usize) -> usize {
+    debug_assert!(i < j && j < bids);
+    i * bids - i * (i + 1) / 2 + (j - i - 1)
+}
+
+/// Pairs of `bids` bids.
+fn pair_count(bids: usize) -> usize {
+    bids * bids.saturating_sub(1) / 2
+}
+
+impl HandTally {
+    /// The mean and standard error of bid `a`'s units less bid `b`'s, world by world: the
+    /// paired comparison of two bids on the same worlds (`None` without worlds).
+    pub fn paired(&self, a: BidId, b: BidId) -> Option<(f64, f64)> {
+        let (i, j) = (a.index().min(b.index()), a.index().max(b.index()));
+        let (x, y) = (self.bids.get(a.index())?, self.bids.get(b.index())?);
+        let cross = if i == j {
+            return mean_se(self.worlds, 0, 0);
+        } else {
+            *self.pairs.get(pair_index(self.bids.len(), i, j))?
+        };
+        // The sum of squared differences, exact in integers: x² + y² - 2xy, never negative
+        // (saturating only for counts read from a damaged file).
+        let square = |sq: u128| i128::try_from(sq).unwrap_or(i128::MAX);
+        let squares = square(x.units_sq)
+            .saturating_add(square(y.units_sq))
+            .saturating_sub(cross.saturating_mul(2));
+        mean_se(self.worlds, x.units - y.units, squares.max(0) as u128)
+    }
+
+    /// Adds one world's units (one per bid) to the paired sums.
+    fn add_pairs(&mut self, units: &[i64]) {
+        let mut k = 0;
+        for (i, &x) in units.iter().enumerate() {
+            for &y in &units[i + 1..] {
+                self.pairs[k] += i128::from(x) * i128::from(y);
+                k += 1;
+            }
+        }
+    }
 }
 
 impl Tally for HandTally {
@@ -147,6 +197,12 @@ impl Tally for HandTally {
         for b in &self.bids {
             b.check(self.worlds, self.worlds)?;
         }
+        if self.worlds > 0 && self.pairs.len() != pair_count(bids) {
+            return Err(TallyError::Pairs {
+                counted: self.pairs.len(),
+                bids,
+            });
+        }
         Ok(())
     }
 
@@ -159,6 +215,12 @@ impl Tally for HandTally {
         }
         for (a, b) in self.bids.iter_mut().zip(&other.bids) {
             a.add(b);
+        }
+        if self.pairs.len() < other.pairs.len() {
+            self.pairs.resize(other.pairs.len(), 0);
+        }
+        for (a, b) in self.pairs.iter_mut().zip(&other.pairs) {
+            *a += b;
         }
     }
 }
@@ -192,10 +254,14 @@ impl HandQuery<'_> {
         too_rare: TooRare,
     ) -> HandTally {
         let dealer = self.dealer();
+        let bids = self.profile.bids().len();
         let mut tally = HandTally {
-            bids: vec![BidOutcomes::default(); self.profile.bids().len()],
+            bids: vec![BidOutcomes::default(); bids],
+            pairs: vec![0; pair_count(bids)],
             ..HandTally::default()
         };
+        let mut played = [Played::default(); MAX_BIDS];
+        let mut units = [0; MAX_BIDS];
         for _ in 0..len {
             let mut world = dealer.draw(deal_rng);
             let mut draws = 1;
@@ -213,7 +279,11 @@ impl HandQuery<'_> {
             tally.worlds += 1;
             tally.drawn += draws;
             let seed = next_u64(policy_rng);
-            self.evaluate_world(&world, seed, &mut tally.bids);
+            self.play_world(&world, seed, &mut played[..bids]);
+            for (i, id) in self.profile.bid_ids().enumerate() {
+                units[i] = self.record(id, played[i], &mut tally.bids[i]);
+            }
+            tally.add_pairs(&units[..bids]);
         }
         tally
     }
