@@ -238,7 +238,7 @@ impl<'p> Execution<'p> {
         let finished = AtomicBool::new(false);
         let result = std::thread::scope(|scope| {
             // Blocks can be long (PIMC play): say at once that the stop was heard.
-            scope.spawn(|| {
+            let watcher = scope.spawn(|| {
                 while !finished.load(Ordering::Relaxed) {
                     if self.stop.load(Ordering::Relaxed) {
                         progress.note(
@@ -247,18 +247,19 @@ impl<'p> Execution<'p> {
                         );
                         return;
                     }
-                    std::thread::sleep(Duration::from_millis(50));
+                    std::thread::park_timeout(Duration::from_millis(50));
                 }
             });
             // Set however the run ends (a panic in a block too): the watcher must stop for
-            // the scope to end.
-            struct SetOnDrop<'a>(&'a AtomicBool);
+            // the scope to end, and is woken so that a short run does not wait for it.
+            struct SetOnDrop<'a>(&'a AtomicBool, std::thread::Thread);
             impl Drop for SetOnDrop<'_> {
                 fn drop(&mut self) {
                     self.0.store(true, Ordering::Relaxed);
+                    self.1.unpark();
                 }
             }
-            let _finished = SetOnDrop(&finished);
+            let _finished = SetOnDrop(&finished, watcher.thread().clone());
             let observe = |state: &RunState<C::Tally>| match &save_to {
                 Some(path) if last_save.elapsed() >= self.every => {
                     last_save = Instant::now();

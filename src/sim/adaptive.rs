@@ -7,8 +7,8 @@
 //! Blocks finished beyond the stop are dropped.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::{Block, BlockSet, Controls, Plan, PoolError, Progress, RunError, RunState, Tally};
 use crate::rng::StreamCursor;
@@ -79,7 +79,8 @@ where
     // A resumed run that had stopped stops again, with nothing to run.
     let stopped = is_check(frontier) && (checks.stop)(&state.tally);
     let next = AtomicU64::new(frontier);
-    let halt = AtomicBool::new(stopped);
+    // Set when the run ends early: no block starts, and the blocks under way may give up.
+    let halt = Arc::new(AtomicBool::new(stopped));
     let shared = Mutex::new(Shared {
         state,
         frontier,
@@ -104,6 +105,7 @@ where
                 len: plan.block_len(index),
                 deal_rng,
                 policy_rng,
+                abandoned: Some(Arc::clone(&halt)),
             });
             // A panic in another worker poisons the lock; the scope re-raises that panic.
             let Ok(mut guard) = shared.lock() else {

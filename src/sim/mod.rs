@@ -19,8 +19,8 @@ pub use adaptive::{Adaptive, Checks, is_prefix, run_adaptive};
 pub use blocks::{BlockRangeError, BlockSet, Shard, ShardError};
 
 use std::ops::Range;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use thiserror::Error;
@@ -140,6 +140,9 @@ pub struct Block {
     pub deal_rng: SimRng,
     /// The stream for policies.
     pub policy_rng: SimRng,
+    /// Set once the block's tally will be dropped (an adaptive run stopped before it): the
+    /// work may then return at once, with any tally. `None`: the tally is always kept.
+    pub abandoned: Option<Arc<AtomicBool>>,
 }
 
 /// Why a run could not start.
@@ -301,6 +304,7 @@ where
                     len,
                     deal_rng,
                     policy_rng,
+                    abandoned: None,
                 });
                 progress.advance(len);
                 // A panic in another worker poisons the lock; the pool re-raises that panic.

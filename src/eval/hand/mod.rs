@@ -15,6 +15,8 @@ pub mod worlds;
 pub use input::{HandInputError, PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
 pub use stopping::{CHECK_EVERY, StopReason, StopRule, Z_SETTLED};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand_core::SeedableRng;
 
 use crate::cards::CardSet;
@@ -253,6 +255,19 @@ impl HandQuery<'_> {
         max_draws: u64,
         too_rare: TooRare,
     ) -> HandTally {
+        let rngs = (deal_rng, policy_rng);
+        self.evaluate_unless(len, rngs, max_draws, too_rare, None)
+    }
+
+    /// [`HandQuery::evaluate`], giving up (with the worlds so far) once `abandoned` is set.
+    fn evaluate_unless(
+        &self,
+        len: u64,
+        (deal_rng, policy_rng): (&mut SimRng, &mut SimRng),
+        max_draws: u64,
+        too_rare: TooRare,
+        abandoned: Option<&AtomicBool>,
+    ) -> HandTally {
         let dealer = self.dealer();
         let bids = self.profile.bids().len();
         let mut tally = HandTally {
@@ -263,6 +278,9 @@ impl HandQuery<'_> {
         let mut played = [Played::default(); MAX_BIDS];
         let mut units = [0; MAX_BIDS];
         for _ in 0..len {
+            if abandoned.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                break;
+            }
             let mut world = dealer.draw(deal_rng);
             let mut draws = 1;
             while !dealer.accepts(&world, policy_rng) {
@@ -431,14 +449,15 @@ impl HandQuery<'_> {
     }
 
     /// Evaluates the worlds of one block of a run. A world that needs more than
-    /// [`MAX_DRAWS_PER_WORLD`] draws marks the tally `too_rare`.
+    /// [`MAX_DRAWS_PER_WORLD`] draws marks the tally `too_rare`; an abandoned block (its run
+    /// has stopped) ends early.
     pub fn evaluate_block(&self, mut block: Block) -> HandTally {
-        self.evaluate(
+        self.evaluate_unless(
             block.len,
-            &mut block.deal_rng,
-            &mut block.policy_rng,
+            (&mut block.deal_rng, &mut block.policy_rng),
             MAX_DRAWS_PER_WORLD,
             TooRare::Fail,
+            block.abandoned.as_deref(),
         )
     }
 
