@@ -35,6 +35,7 @@ fn bench_simulate(c: &mut Criterion) {
                 len: DEALS,
                 deal_rng,
                 policy_rng,
+                abandoned: None,
             }
         };
         // Known answer, in every iteration: a wrong engine cannot be measured as a fast one.

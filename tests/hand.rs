@@ -1,7 +1,7 @@
 //! The hand evaluator against answers known exactly, and its invariants.
 
 use napsim::bots::{bid_policy, play_policy};
-use napsim::cards::{CardSet, parse_hand};
+use napsim::cards::{Card, CardSet, parse_hand};
 use napsim::eval::hand::worlds::WorldDealer;
 use napsim::eval::hand::{HandQuery, HandTally, TooRare};
 use napsim::game::{Call, DealState};
@@ -10,7 +10,7 @@ use napsim::policy::{BidPolicy, BidView, PlayPolicy};
 use napsim::policy::{Uniform, play_out, settle_contract};
 use napsim::rng::{base_rng, block_streams};
 use napsim::rules::Profile;
-use napsim::sim::Silent;
+use napsim::sim::{Silent, Tally};
 
 /// Debug builds (the checked test profile) run a tenth of the worlds.
 fn scaled(n: u64) -> u64 {
@@ -334,4 +334,77 @@ fn lookahead_bids_what_its_hand_is_worth() {
     assert_eq!(call_for("9S 7H 8D 7C 8C"), Call::Pass);
     let three = Call::Bid(profile.bid_id("three").unwrap());
     assert_eq!(call_for("AS KS QS 7D 2C"), three);
+}
+
+/// A policy that plays as another but does not promise to look only at the play rules, so the
+/// evaluator plays every bid out.
+struct EveryBid(Box<dyn PlayPolicy>);
+
+impl PlayPolicy for EveryBid {
+    fn play(&self, view: &napsim::policy::PlayView, rng: &mut napsim::rng::SimRng) -> Card {
+        self.0.play(view, rng)
+    }
+}
+
+#[test]
+fn bids_that_play_alike_are_played_once_with_the_same_result() {
+    for (profile, play, players) in [
+        ("heather-1875", "pimc:worlds=4", 4),
+        ("pub-guide", "heuristic", 6),
+        ("peep-nap", "random", 5),
+    ] {
+        let setup = Setup::new(profile, play);
+        assert!(setup.play.plays_by_rules_only(), "{play}");
+        let every = EveryBid(play_policy(play, &setup.profile).unwrap());
+        assert!(!every.plays_by_rules_only());
+        let cards = hand("AS KS 7S AH 3D");
+        let shared = setup.query(players, 0, cards, &[]);
+        let separate = HandQuery {
+            play: &every,
+            ..setup.query(players, 0, cards, &[])
+        };
+        let worlds = scaled(640);
+        assert_eq!(
+            run(&shared, worlds, 9),
+            run(&separate, worlds, 9),
+            "{profile}"
+        );
+    }
+    let heather = Profile::builtin("heather-1875").unwrap();
+    let bid = |name| heather.bid_by_name(name).unwrap();
+    assert!(bid("nap").plays_like(bid("wellington")));
+    assert!(!bid("four").plays_like(bid("nap")));
+}
+
+#[test]
+fn paired_sums_give_the_spread_of_the_difference_world_by_world() {
+    let setup = Setup::new("pub-guide", "heuristic");
+    let query = setup.query(5, 1, hand("AS KS 7S AH 3D"), &[]);
+    let worlds = 300;
+    let (mut deal, mut policy) = block_streams(3, 0);
+    let (mut deal_1, mut policy_1) = (deal.clone(), policy.clone());
+    let whole = query.evaluate(worlds, &mut deal, &mut policy, 100, TooRare::Fail);
+    // The same worlds one at a time: each tally's units are that world's.
+    let mut merged = HandTally::default();
+    let mut units: Vec<Vec<i64>> = Vec::new();
+    for _ in 0..worlds {
+        let one = query.evaluate(1, &mut deal_1, &mut policy_1, 100, TooRare::Fail);
+        units.push(one.bids.iter().map(|b| b.units).collect());
+        merged.merge(one);
+    }
+    assert_eq!(merged, whole);
+    let n = worlds as f64;
+    for a in setup.profile.bid_ids() {
+        for b in setup.profile.bid_ids() {
+            let d: Vec<f64> = units
+                .iter()
+                .map(|u| (u[a.index()] - u[b.index()]) as f64)
+                .collect();
+            let mean = d.iter().sum::<f64>() / n;
+            let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let (m, se) = whole.paired(a, b).unwrap();
+            assert!((m - mean).abs() < 1e-9, "{a:?} {b:?}");
+            assert!((se - (var / n).sqrt()).abs() < 1e-9, "{a:?} {b:?}: {se}");
+        }
+    }
 }

@@ -277,3 +277,122 @@ fn lookahead_bids_in_simulate() {
         "some deals declared, some passed out: {total}"
     );
 }
+
+/// `doc` without its `stopping` object: what a fixed run of as many worlds prints.
+fn without_stopping(mut doc: serde_json::Value) -> serde_json::Value {
+    doc.as_object_mut().unwrap().remove("stopping");
+    doc
+}
+
+/// The half-widths of every bid's 95% P(make) interval, in percentage points.
+fn half_widths(doc: &serde_json::Value) -> Vec<f64> {
+    doc["bids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| 50.0 * (b["ci95"][1].as_f64().unwrap() - b["ci95"][0].as_f64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn an_adaptive_run_stops_early_at_the_same_worlds_whatever_the_threads() {
+    // Four leads Three, on the same worlds, by far more than 2.53 standard errors at 512.
+    let base = [
+        "hand",
+        "AS KS 7S AH 3D",
+        "--play",
+        "heuristic",
+        "--seed",
+        "3",
+    ];
+    let run = |extra: &[&str]| stdout(&[&base[..], extra, &["--quiet"][..]].concat());
+    let one = run(&["--json", "--threads", "1"]);
+    assert_eq!(one, run(&["--json", "--threads", "2"]));
+    let doc: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(doc["stopping"]["reason"], "settled", "{doc}");
+    assert_eq!(doc["stopping"]["max_worlds"], 4000);
+    let worlds = doc["worlds"].as_u64().unwrap();
+    assert_eq!(worlds, 512);
+    // The numbers are those of a run of exactly that many worlds; the text only adds a line.
+    let fixed = run(&["--json", "--worlds", &worlds.to_string()]);
+    let fixed: serde_json::Value = serde_json::from_str(&fixed).unwrap();
+    assert!(fixed.get("stopping").is_none());
+    assert_eq!(without_stopping(doc), fixed);
+    let text = run(&["--threads", "2"]);
+    let fixed_text = run(&["--worlds", &worlds.to_string()]);
+    let (head, last) = text.trim_end().rsplit_once('\n').unwrap();
+    assert_eq!(format!("{head}\n"), fixed_text);
+    assert!(
+        last.starts_with("stopped after 512 of at most 4000 worlds: the recommendation is settled"),
+        "{last}"
+    );
+    let csv = run(&["--csv"]);
+    assert_eq!(csv, run(&["--csv", "--worlds", "512"]));
+}
+
+#[test]
+fn precision_stops_at_the_first_check_that_reaches_it() {
+    // Three and Four are close: the precision stops it before the recommendation settles.
+    let base = [
+        "hand",
+        "AC KC 8C 4C 2S",
+        "--play",
+        "heuristic",
+        "--seed",
+        "5",
+        "--no-dd",
+        "--json",
+        "--quiet",
+    ];
+    let run = |extra: &[&str]| -> serde_json::Value {
+        serde_json::from_str(&stdout(&[&base[..], extra].concat())).unwrap()
+    };
+    let doc = run(&["--precision", "2"]);
+    assert_eq!(doc["stopping"]["reason"], "precise", "{doc}");
+    // Without --worlds, at most the worlds that reach 2 points at P(make) = 1/2.
+    assert_eq!(doc["stopping"]["max_worlds"], 2560);
+    let worlds = doc["worlds"].as_u64().unwrap();
+    assert_eq!(worlds, 1536);
+    assert!(half_widths(&doc).iter().all(|&h| h <= 2.0), "{doc}");
+    // One check earlier, some interval was wider.
+    let before = run(&["--worlds", &(worlds - 512).to_string()]);
+    assert!(half_widths(&before).iter().any(|&h| h > 2.0), "{before}");
+    assert_eq!(
+        without_stopping(doc),
+        run(&["--worlds", &worlds.to_string()])
+    );
+    // --worlds caps it: the cap is a check of its own, not a multiple of 512.
+    let capped = run(&["--precision", "0.5", "--worlds", "700"]);
+    assert_eq!(capped["worlds"], 700);
+    assert_eq!(capped["stopping"]["reason"], "max_worlds");
+}
+
+#[test]
+fn an_adaptive_run_refuses_shards_and_bad_precisions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("part");
+    let out = out.to_str().unwrap();
+    let hand = [
+        "hand",
+        "AS KS QS 7D 2C",
+        "--play",
+        "heuristic",
+        "--seed",
+        "1",
+    ];
+    let shard = [&hand[..], &["--shard", "0/2", "--out", out][..]].concat();
+    assert_bad(&shard, "cannot be split into shards");
+    assert_bad(
+        &[&shard[..], &["--precision", "2"][..]].concat(),
+        "--worlds K",
+    );
+    assert!(!dir.path().join("part").exists());
+    for bad in ["0", "-1", "51", "nan", "x"] {
+        assert_bad(
+            &[&hand[..], &["--precision", bad][..]].concat(),
+            "percentage points",
+        );
+    }
+    // A fixed number of worlds still shards.
+    stdout(&[&shard[..], &["--worlds", "128", "--quiet"][..]].concat());
+}

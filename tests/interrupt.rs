@@ -415,3 +415,79 @@ fn under_nohup_sighup_is_ignored_and_a_gone_stderr_loses_only_the_messages() {
     let csv = String::from_utf8(out.stdout).unwrap();
     assert_eq!(csv, ok(d, &args));
 }
+
+#[test]
+fn an_adaptive_run_saves_its_first_blocks_and_resumes_to_the_same_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A second Four, played and paid as the first: Four, the best bid, never leads it, so
+    // only the precision (or the cap) stops the run.
+    let toml = ok(d, &["rules", "show", "heather-1875"])
+        .replacen("name = \"heather-1875\"", "name = \"twin-fours\"", 1)
+        .replacen(
+            "[[bids]]\n# \"Nap",
+            "[[bids]]\nname = \"four-again\"\nlabel = \"Four again\"\ntricks = 4\nmade = 4\n\
+             failed = 4\n\n[[bids]]\n# \"Nap",
+            1,
+        );
+    std::fs::write(d.join("twin.toml"), toml).unwrap();
+    let command = [
+        "--rules",
+        "twin.toml",
+        "hand",
+        "AS KS 7S AH 3D",
+        "--play",
+        "heuristic",
+        "--precision",
+        "0.05",
+        "--worlds",
+        "2000000",
+        "--no-dd",
+        "--seed",
+        "3",
+        "--json",
+        "--quiet",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<String> {
+        command.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let args = with(&[
+        "--out",
+        "run.json",
+        "--checkpoint",
+        "run.ckpt",
+        "--checkpoint-every",
+        "0.2",
+    ]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let child = spawn(d, &args);
+    wait_for(&d.join("run.ckpt"));
+    send(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    // The checkpoint holds the first blocks of the run, and only those.
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("run.ckpt")).unwrap()).unwrap();
+    let done = checkpoint["done"].as_array().unwrap();
+    assert_eq!(done.len(), 1, "{done:?}");
+    assert_eq!(done[0][0], 0);
+    assert!(done[0][1].as_u64().unwrap() < 2_000_000 / 64);
+
+    let mut resumed = args.clone();
+    resumed.extend(["--resume", "run.ckpt"]);
+    ok(d, &resumed);
+    let whole = with(&["--out", "uninterrupted.json"]);
+    ok(d, &whole.iter().map(String::as_str).collect::<Vec<_>>());
+    let run = std::fs::read_to_string(d.join("run.json")).unwrap();
+    assert_eq!(
+        run,
+        std::fs::read_to_string(d.join("uninterrupted.json")).unwrap()
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run).unwrap();
+    assert_ne!(doc["stopping"]["reason"], "settled", "{doc}");
+    // Resuming the finished run's checkpoint stops again at once, with the same bytes.
+    let again = with(&["--out", "again.json", "--resume", "run.ckpt"]);
+    ok(d, &again.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(run, std::fs::read_to_string(d.join("again.json")).unwrap());
+}

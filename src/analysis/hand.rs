@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::bots::{bid_policy, input_files, play_policy};
 use crate::cards::CardSet;
 use crate::error::Error;
-use crate::eval::hand::{self, HandQuery, HandSummary, HandTally};
+use crate::eval::hand::{self, HandQuery, HandSummary, HandTally, StopReason, StopRule};
 use crate::game::Call;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rules::Profile;
@@ -26,8 +26,13 @@ pub struct HandJob {
     pub seat: usize,
     /// The play policy of every seat (a spec).
     pub play: String,
-    /// Worlds to evaluate.
+    /// Worlds to evaluate; with `precision`, at most.
     pub worlds: u64,
+    /// Stop early, at the first check at which every bid's 95% P(make) interval is within
+    /// this many percentage points or the best call is settled ([`StopRule`]); `None`: every
+    /// world.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
     /// The earlier seats' calls, by name, in speaking order.
     pub after: Vec<String>,
     /// The earlier seats' bid policy (a spec): the worlds kept are those where it makes their
@@ -74,6 +79,23 @@ impl Hand {
         self.hand
     }
 
+    /// The rule of a run that stops early, if it is one.
+    pub fn stop_rule(&self) -> Option<StopRule> {
+        self.job.precision.map(|points| StopRule {
+            points,
+            max_worlds: self.job.worlds,
+        })
+    }
+
+    /// Why a run that stops early stopped with `tally` (its whole tally).
+    pub fn stop_reason(&self, tally: &HandTally) -> Option<StopReason> {
+        let rule = self.stop_rule()?;
+        Some(
+            rule.reason(&self.query(), tally)
+                .unwrap_or(StopReason::MaxWorlds),
+        )
+    }
+
     /// The answer, from the whole run's tally; an error when the earlier calls proved too rare
     /// to sample.
     pub fn summary(&self, tally: &HandTally) -> Result<HandSummary, Error> {
@@ -98,6 +120,13 @@ impl LongCommand for Hand {
     /// Checks the hand, the seat, the calls and the policies, in the order a user reads them.
     fn prepare(profile: &Profile, mut job: HandJob) -> Result<Hand, Error> {
         profile.check_players(job.players)?;
+        if let Some(points) = job.precision
+            && !(points > 0.0 && points <= 50.0)
+        {
+            return Err(Error::input(format!(
+                "precision {points}: expected percentage points above 0, at most 50"
+            )));
+        }
         let hand = hand::parse_hand_for(&job.hand, profile, job.players)?;
         super::check_seat(job.seat, job.players)?;
         let after_text = job.after.join(",");
@@ -156,5 +185,19 @@ impl LongCommand for Hand {
 
     fn block(&self, _seed: u64, block: Block) -> HandTally {
         self.query().evaluate_block(block)
+    }
+
+    fn check_every(&self) -> Option<u64> {
+        self.job
+            .precision
+            .map(|_| hand::CHECK_EVERY / hand::BLOCK_SIZE)
+    }
+
+    /// The rule holds, or the earlier calls proved too rare (the run fails at once).
+    fn may_stop(&self, tally: &HandTally) -> bool {
+        tally.too_rare
+            || self
+                .stop_rule()
+                .is_some_and(|rule| rule.reason(&self.query(), tally).is_some())
     }
 }

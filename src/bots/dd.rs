@@ -23,6 +23,11 @@ impl PlayPolicy for DoubleDummy {
         Some(&SEES_ALL)
     }
 
+    /// Best play depends on the hands, the trump and lead rules and the misère.
+    fn plays_by_rules_only(&self) -> bool {
+        true
+    }
+
     fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
         let hands = view.all_hands(&SEES_ALL);
         let held = hands.iter().fold(CardSet::EMPTY, |a, &h| a | h);

@@ -37,6 +37,11 @@ use crate::rng::SimRng;
 pub struct Heuristic;
 
 impl PlayPolicy for Heuristic {
+    /// It reads the trump, the misère and the cards, never the bid itself.
+    fn plays_by_rules_only(&self) -> bool {
+        true
+    }
+
     #[inline]
     fn play(&self, view: &PlayView, _rng: &mut SimRng) -> Card {
         let legal = view.legal();

@@ -66,6 +66,12 @@ struct Node {
 }
 
 impl PlayPolicy for Ismcts {
+    /// Its playouts replay the contract from the view: made or not depends on the tricks
+    /// needed (or the misère), and the heuristic rollouts on the rules alone.
+    fn plays_by_rules_only(&self) -> bool {
+        true
+    }
+
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
         let legal = view.legal();
         if legal.count() == 1 {

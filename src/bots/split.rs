@@ -52,4 +52,8 @@ impl PlayPolicy for Split {
             self.defence.play(view, rng)
         }
     }
+
+    fn plays_by_rules_only(&self) -> bool {
+        self.declarer.plays_by_rules_only() && self.defence.plays_by_rules_only()
+    }
 }

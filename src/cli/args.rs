@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::eval::hand::StopRule;
+
 /// napsim: Monte Carlo bidding-strategy simulator for the British card game Nap.
 #[derive(Debug, Parser)]
 #[command(name = "napsim", version, about, long_about = None)]
@@ -308,6 +310,42 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
 /// The play policy `napsim hand` uses unless told otherwise.
 pub const HAND_DEFAULT_PLAY: &str = "pimc:worlds=32";
 
+/// How many worlds `napsim hand` plays when given neither `--worlds` nor `--precision`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HandWorlds {
+    /// Worlds; at most, with a precision.
+    pub worlds: u64,
+    /// Stop early at this precision (percentage points), or `None`: exactly `worlds`.
+    pub precision: Option<f64>,
+}
+
+/// `napsim hand`'s default run: at most 4,000 worlds, stopping early once every P(make) is
+/// known within ±1.55 points (the widest interval 4,000 worlds give, at P(make) = 1/2) or the
+/// recommendation is settled. `precision: None` makes it exactly 4,000 worlds (the default
+/// before adaptive stopping). The help of `--worlds` and `--precision` says which.
+pub const HAND_DEFAULT_WORLDS: HandWorlds = HandWorlds {
+    worlds: 4000,
+    precision: Some(1.55),
+};
+
+impl HandWorlds {
+    /// The run asked for: `--worlds K` alone plays exactly K worlds; `--precision P` stops early,
+    /// at most at K worlds, or where P is reached whatever P(make) is; neither, the default.
+    pub fn resolve(worlds: Option<u64>, precision: Option<f64>) -> HandWorlds {
+        match (worlds, precision) {
+            (Some(worlds), None) => HandWorlds {
+                worlds,
+                precision: None,
+            },
+            (worlds, Some(points)) => HandWorlds {
+                worlds: worlds.unwrap_or_else(|| StopRule::worlds_for(points)),
+                precision: Some(points),
+            },
+            (None, None) => HAND_DEFAULT_WORLDS,
+        }
+    }
+}
+
 /// `napsim hand`.
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("format").args(["json", "csv"])))]
@@ -321,17 +359,26 @@ pub struct HandArgs {
     /// The hand's position in the auction: 0 = eldest (the dealer's left), up to players - 1.
     #[arg(long, default_value_t = 0)]
     pub seat: usize,
-    /// Play policy of every seat. The default, PIMC with 32 worlds a decision, is the
-    /// strongest that answers in about ten seconds on two cores with the default --worlds at
-    /// four players under the default profile. More seats take longer (about 25 s at seven),
-    /// and a profile with Misère much longer at large tables (PIMC play of a misère, and its
-    /// double-dummy column, are the slow part: minutes at seven). `heuristic` is hundreds of
-    /// times faster; `dd` (every seat sees every card) gives the double-dummy P(make).
+    /// Play policy of every seat. The default, PIMC with 32 worlds a decision, answers a clear
+    /// hand in about two seconds on two cores at four players under the default profile, a
+    /// close call (4000 worlds) in about eight. More seats take longer, and a profile with
+    /// Misère much longer at large tables (PIMC play of a misère, and its double-dummy column,
+    /// are the slow part). `heuristic` is hundreds of times faster; `dd` (every seat sees every
+    /// card) gives the double-dummy P(make).
     #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
     pub play: String,
-    /// Worlds (deals of the unseen cards) to play: 4000, 4_000 or 4e3.
-    #[arg(long, value_name = "K", default_value = "4000", value_parser = parse_count)]
-    pub worlds: u64,
+    /// Worlds (deals of the unseen cards) to play: exactly K (4000, 4_000 or 4e3); with
+    /// --precision, at most K. The default plays at most 4000 and stops early as
+    /// `--precision 1.55` does.
+    #[arg(long, value_name = "K", value_parser = parse_count)]
+    pub worlds: Option<u64>,
+    /// Stop early: at the first multiple of 512 worlds at which every bid's 95% P(make)
+    /// interval is within ±POINTS percentage points, or the recommendation is settled (the
+    /// best call ahead of every other callable bid and of passing, on the same worlds, by
+    /// over 2.53 standard errors). The numbers are those of `--worlds N` for the N it stopped
+    /// at. At most --worlds K (default: the worlds that reach POINTS whatever P(make) is).
+    #[arg(long, value_name = "POINTS", value_parser = parse_points, allow_negative_numbers = true)]
+    pub precision: Option<f64>,
     /// The calls of the SEAT earlier seats, in speaking order (`pass,three`): only worlds in
     /// which those seats, bidding with --others-bid, would have made them are kept.
     #[arg(long, value_name = "CALLS")]
@@ -404,6 +451,14 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a precision in percentage points: above 0, at most 50 (`1.5`).
+pub fn parse_points(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && p > 0.0 && p <= 50.0 => Ok(p),
+        _ => Err("expected percentage points above 0 and at most 50, e.g. 1.5".to_string()),
+    }
+}
+
 /// Parses a positive count: `1000000`, `1_000_000` or `1e6`.
 pub fn parse_count(text: &str) -> Result<u64, String> {
     match parse_whole(text)? {
@@ -464,6 +519,7 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::hand::{CHECK_EVERY, Z_SETTLED};
     use clap::CommandFactory;
 
     #[test]
@@ -481,6 +537,42 @@ mod tests {
         assert!(
             Cli::try_parse_from(["napsim", "solve", "--random", "5", "--players", "5"]).is_ok()
         );
+    }
+
+    #[test]
+    fn hand_help_says_what_the_default_run_is() {
+        let command = Cli::command();
+        let hand = command.find_subcommand("hand").unwrap();
+        let help = |name: &str| {
+            let arg = hand.get_arguments().find(|a| a.get_id() == name).unwrap();
+            arg.get_help().unwrap().to_string()
+        };
+        let worlds = help("worlds");
+        let default = HAND_DEFAULT_WORLDS;
+        assert!(
+            worlds.contains(&format!("at most {}", default.worlds)),
+            "{worlds}"
+        );
+        match default.precision {
+            Some(points) => assert!(
+                worlds.contains(&format!("--precision {points}")),
+                "{worlds}"
+            ),
+            None => assert!(!worlds.contains("--precision"), "{worlds}"),
+        }
+        assert!(help("precision").contains(&format!("multiple of {}", CHECK_EVERY)));
+        assert!(help("precision").contains(&format!("{Z_SETTLED} standard errors")));
+    }
+
+    #[test]
+    fn the_run_asked_for() {
+        let fixed = HandWorlds::resolve(Some(500), None);
+        assert_eq!((fixed.worlds, fixed.precision), (500, None));
+        let capped = HandWorlds::resolve(Some(700), Some(2.0));
+        assert_eq!((capped.worlds, capped.precision), (700, Some(2.0)));
+        let precise = HandWorlds::resolve(None, Some(1.0));
+        assert_eq!((precise.worlds, precise.precision), (9728, Some(1.0)));
+        assert_eq!(HandWorlds::resolve(None, None), HAND_DEFAULT_WORLDS);
     }
 
     #[test]

@@ -6,7 +6,10 @@
 
 mod args;
 
-pub use args::{Cli, Command, parse_count, parse_threads, parse_whole};
+pub use args::{
+    Cli, Command, HAND_DEFAULT_WORLDS, HandWorlds, parse_count, parse_points, parse_threads,
+    parse_whole,
+};
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -139,11 +142,13 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Hand(a) => {
             let profile = load_profile(rules)?;
+            let run = HandWorlds::resolve(a.worlds, a.precision);
             let job = HandJob {
                 hand: a.hand,
                 players: a.players,
                 seat: a.seat,
-                worlds: a.worlds,
+                worlds: run.worlds,
+                precision: run.precision,
                 after: a
                     .after
                     .as_deref()

@@ -23,6 +23,7 @@ impl Render for Hand {
             others_bid: &job.others_bid,
             seed: finished.identity.seed,
             summary: &summary,
+            stopping: self.stop_rule().zip(self.stop_reason(tally)),
         };
         let bytes = match job.format.as_str() {
             "json" => (report.json() + "\n").into_bytes(),

@@ -88,6 +88,17 @@ pub trait PlayPolicy: Send + Sync + Any {
     fn sees_all_hands(&self) -> Option<&SeeAllHands> {
         None
     }
+
+    /// Whether this policy's cards depend on the contract's bid only through its play rules
+    /// ([`Bid::plays_like`](crate::rules::Bid::plays_like): tricks needed or misère, the trump
+    /// and lead rules, the floater), never through the bid's name, id, place in the ladder or
+    /// payouts. When true, a deal played under two bids that play alike, from the same
+    /// generator, gets the same cards, and analyses play it once for both (`napsim hand`
+    /// plays each world once per distinct contract). The default, `false`, is always safe: a
+    /// policy that cannot promise it (an external bot) keeps it.
+    fn plays_by_rules_only(&self) -> bool {
+        false
+    }
 }
 
 /// The double-dummy capability: the right to see every seat's hand ([`PlayView::all_hands`]).

@@ -9,6 +9,11 @@ use crate::rng::{SimRng, below};
 pub struct RandomPlay;
 
 impl PlayPolicy for RandomPlay {
+    /// A uniform choice among the legal cards, which the play rules decide.
+    fn plays_by_rules_only(&self) -> bool {
+        true
+    }
+
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
         let mut legal = view.legal();
         let skip = below(rng, legal.count() as u64);

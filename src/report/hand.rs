@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::cards::CardSet;
-use crate::eval::hand::{BidSummary, HandSummary};
+use crate::eval::hand::{BidSummary, HandSummary, StopReason, StopRule, Z_SETTLED};
 use crate::rules::Profile;
 
 /// Everything `napsim hand` reports: the question and the answer.
@@ -26,6 +26,16 @@ pub struct HandReport<'a> {
     pub seed: u64,
     /// The result.
     pub summary: &'a HandSummary,
+    /// A run that stopped early: its rule, and why it stopped where it did.
+    pub stopping: Option<(StopRule, StopReason)>,
+}
+
+/// How an adaptive run stopped, in the JSON.
+#[derive(Serialize)]
+struct StoppingJson {
+    precision: f64,
+    max_worlds: u64,
+    reason: &'static str,
 }
 
 /// One bid in the JSON.
@@ -58,6 +68,8 @@ struct HandJson<'a> {
     tricks: [f64; 6],
     bids: Vec<BidJson<'a>>,
     recommended: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopping: Option<StoppingJson>,
 }
 
 /// One CSV row: one bid, with the question and the trick distribution (`tricks_N`: P of N
@@ -135,6 +147,11 @@ impl HandReport<'_> {
                 })
                 .collect(),
             recommended: self.recommended(),
+            stopping: self.stopping.map(|(rule, reason)| StoppingJson {
+                precision: rule.points,
+                max_worlds: rule.max_worlds,
+                reason: reason.name(),
+            }),
         };
         serde_json::to_string(&doc).expect("plain data serialises")
     }
@@ -259,6 +276,31 @@ impl HandReport<'_> {
                     self.profile.bid(id).label().to_string()
                 })
         );
+        if let Some((rule, reason)) = self.stopping {
+            text += &self.stopped(rule, reason);
+        }
         text
+    }
+
+    /// The line that says where and why an adaptive run stopped.
+    fn stopped(&self, rule: StopRule, reason: StopReason) -> String {
+        let worlds = self.summary.worlds;
+        let points = rule.points;
+        match reason {
+            StopReason::Precise => format!(
+                "stopped after {worlds} of at most {} worlds: every P(make) known within \
+                 ±{points} points (95%)\n",
+                rule.max_worlds
+            ),
+            StopReason::Settled => format!(
+                "stopped after {worlds} of at most {} worlds: the recommendation is settled (it \
+                 leads every other call by over {Z_SETTLED} standard errors on the same worlds)\n",
+                rule.max_worlds
+            ),
+            StopReason::MaxWorlds => format!(
+                "stopped at the most worlds allowed, {worlds}: neither every P(make) within \
+                 ±{points} points nor the recommendation settled\n"
+            ),
+        }
     }
 }

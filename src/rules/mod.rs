@@ -14,8 +14,8 @@ mod validate;
 
 pub use builtin::{BUILTIN, DEFAULT_PROFILE, builtin_names};
 pub use profile::{
-    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_PLAYERS, Profile,
-    Revoke, Shuffle, SpareHand, Ties, TrumpRule,
+    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_BIDS, MAX_PLAYERS,
+    Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule,
 };
 pub use raw::{
     AuctionRules, BidRules, DealRules, FloaterRules, KittyRules, PackRules, PlayRules,

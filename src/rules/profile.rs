@@ -10,6 +10,8 @@ use crate::cards::{CardSet, Rank};
 pub const MAX_PLAYERS: usize = 7;
 /// Cards in a hand, and tricks in a deal.
 pub const HAND_SIZE: usize = 5;
+/// Most bids a profile's ladder may have.
+pub const MAX_BIDS: usize = 64;
 
 /// The largest payout, ante, peek price or stake a profile may set: far beyond any real table,
 /// and small enough that no settlement or tally can overflow.
@@ -138,6 +140,17 @@ impl Bid {
     /// Whether this is a misère bid.
     pub fn is_misere(&self) -> bool {
         self.kind == BidKind::Misere
+    }
+    /// Whether a contract of this bid is played under the same rules as one of `other`: the
+    /// same undertaking (tricks needed, or misère), trump rule, opening-lead rule and use of the
+    /// floater. Such bids differ only in name, place in the ladder and payouts (Nap and
+    /// Wellington), so the cards of their play are the same wherever the players look only at
+    /// the rules ([`crate::policy::PlayPolicy::plays_by_rules_only`]).
+    pub fn plays_like(&self, other: &Bid) -> bool {
+        self.kind == other.kind
+            && self.trump == other.trump
+            && self.lead == other.lead
+            && self.with_floater == other.with_floater
     }
     /// The declarer's units from a contract of this bid at a table of `players`, counting the
     /// payouts only (no kitty, antes or spare hand): `made` from each opponent, or `failed` to

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::profile::{
-    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_PLAYERS, MAX_STAKE,
-    Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule,
+    AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_BIDS, MAX_PLAYERS,
+    MAX_STAKE, Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule,
 };
 use super::raw::{BidRules, RuleSet};
 use super::{Problem, RulesError};
@@ -303,7 +303,11 @@ fn validate_shuffle(
 
 fn validate_bids(raw: &[BidRules], misere_trump: TrumpRule, v: &mut Validator) -> Vec<Bid> {
     v.check(!raw.is_empty(), "bids", "the ladder needs at least one bid");
-    v.check(raw.len() <= 64, "bids", "at most 64 bids");
+    v.check(
+        raw.len() <= MAX_BIDS,
+        "bids",
+        &format!("at most {MAX_BIDS} bids"),
+    );
     let mut bids: Vec<Bid> = Vec::new();
     for (i, b) in raw.iter().enumerate() {
         let key = |field: &str| format!("bids[{i}].{field}");

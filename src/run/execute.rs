@@ -179,10 +179,25 @@ impl<'p> Execution<'p> {
         let bids = command.profile().bids().len();
         let work = |block| command.block(seed, block);
         let shard = self.shard.unwrap_or(Shard::WHOLE);
+        let adaptive = command.check_every().is_some();
+        if adaptive && let Some(shard) = self.shard {
+            return Err(Error::input(format!(
+                "--shard {shard}: a run that stops when its answer is precise enough (--precision, \
+                 or napsim {}'s default) cannot be split into shards; give a fixed number of {unit} \
+                 (--{unit} K) to shard it",
+                C::NAME
+            )));
+        }
         let (state, elapsed_before) = match &self.resume {
             Some((path, part)) => resumed_state(path, part, identity, bids)?,
             None => (RunState::default(), 0.0),
         };
+        if adaptive && !sim::is_prefix(&state.done) {
+            return Err(Error::input(
+                "--resume: the checkpoint holds blocks that are not the first of the run, which \
+                 a run that stops early never saves",
+            ));
+        }
         let blocks = shard.blocks(identity.blocks());
         let plan = Plan {
             total: identity.units,
@@ -223,7 +238,7 @@ impl<'p> Execution<'p> {
         let finished = AtomicBool::new(false);
         let result = std::thread::scope(|scope| {
             // Blocks can be long (PIMC play): say at once that the stop was heard.
-            scope.spawn(|| {
+            let watcher = scope.spawn(|| {
                 while !finished.load(Ordering::Relaxed) {
                     if self.stop.load(Ordering::Relaxed) {
                         progress.note(
@@ -232,40 +247,44 @@ impl<'p> Execution<'p> {
                         );
                         return;
                     }
-                    std::thread::sleep(Duration::from_millis(50));
+                    std::thread::park_timeout(Duration::from_millis(50));
                 }
             });
             // Set however the run ends (a panic in a block too): the watcher must stop for
-            // the scope to end.
-            struct SetOnDrop<'a>(&'a AtomicBool);
+            // the scope to end, and is woken so that a short run does not wait for it.
+            struct SetOnDrop<'a>(&'a AtomicBool, std::thread::Thread);
             impl Drop for SetOnDrop<'_> {
                 fn drop(&mut self) {
                     self.0.store(true, Ordering::Relaxed);
+                    self.1.unpark();
                 }
             }
-            let _finished = SetOnDrop(&finished);
-            sim::run_controlled(
-                plan,
-                &controls,
-                state,
-                progress,
-                work,
-                |state| match &save_to {
-                    Some(path) if last_save.elapsed() >= self.every => {
-                        last_save = Instant::now();
-                        save(path, identity, shard, state, elapsed())
-                    }
-                    _ => Ok(()),
-                },
-            )
+            let _finished = SetOnDrop(&finished, watcher.thread().clone());
+            let observe = |state: &RunState<C::Tally>| match &save_to {
+                Some(path) if last_save.elapsed() >= self.every => {
+                    last_save = Instant::now();
+                    save(path, identity, shard, state, elapsed())
+                }
+                _ => Ok(()),
+            };
+            match command.check_every() {
+                None => sim::run_controlled(plan, &controls, state, progress, work, observe)
+                    .map(|state| (state, false)),
+                Some(every) => {
+                    let stop = |tally: &C::Tally| command.may_stop(tally);
+                    let checks = sim::Checks { every, stop: &stop };
+                    sim::run_adaptive(plan, &controls, state, progress, work, checks, observe)
+                        .map(|run| (run.state, run.stopped))
+                }
+            }
         });
-        let state = match result {
-            Ok(state) => state,
+        let (state, stopped) = match result {
+            Ok(ended) => ended,
             Err(RunError::Pool(e)) => return Err(Error::runtime(e)),
             Err(RunError::Observer(error)) => return Err(error),
         };
         let elapsed = elapsed();
-        if !state.done.is_exactly(&blocks) {
+        if !stopped && !state.done.is_exactly(&blocks) {
             let done = identity.units_done(&state.done);
             let interrupted = format!("interrupted after {done} of {shard_units} {unit}");
             let path = match save_to {

@@ -49,6 +49,19 @@ pub trait LongCommand: Sized + Sync {
     /// The tally of one block of the run with `seed`: a pure function of the block.
     fn block(&self, seed: u64, block: Block) -> Self::Tally;
 
+    /// For a run that may stop early, every how many blocks it asks [`LongCommand::may_stop`]
+    /// (and at its last block): it then runs its blocks in order and stops at the first check
+    /// at which the rule holds ([`crate::sim::run_adaptive`]). The default, `None`, runs every
+    /// block.
+    fn check_every(&self) -> Option<u64> {
+        None
+    }
+
+    /// Whether a run that may stop early stops with `tally`, the tally of its first blocks.
+    fn may_stop(&self, _tally: &Self::Tally) -> bool {
+        false
+    }
+
     /// The identity of this command's run with `seed`: every input that decides its outputs.
     fn identity(&self, seed: u64) -> Identity {
         let profile = self.profile();

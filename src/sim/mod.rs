@@ -9,14 +9,18 @@
 //!
 //! [`run_controlled`] runs a subset of the blocks (a [`Shard`]), can stop at a block boundary
 //! and resume from the blocks it finished ([`RunState`]): what checkpoints and shards build on.
+//! [`run_adaptive`] runs the blocks in order and stops at the first of fixed block counts at
+//! which a rule holds on the tally so far: the same count whatever the thread count.
 
+mod adaptive;
 mod blocks;
 
+pub use adaptive::{Adaptive, Checks, is_prefix, run_adaptive};
 pub use blocks::{BlockRangeError, BlockSet, Shard, ShardError};
 
 use std::ops::Range;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use thiserror::Error;
@@ -66,6 +70,14 @@ pub enum TallyError {
     #[error("{counted} bids counted, the profile has {bids}")]
     BidCount {
         /// Entries in the tally.
+        counted: usize,
+        /// Bids of the profile.
+        bids: usize,
+    },
+    /// Not one paired sum per pair of bids (a hand evaluation's tally).
+    #[error("{counted} paired sums counted, {bids} bids need one per pair")]
+    Pairs {
+        /// Paired sums in the tally.
         counted: usize,
         /// Bids of the profile.
         bids: usize,
@@ -128,6 +140,9 @@ pub struct Block {
     pub deal_rng: SimRng,
     /// The stream for policies.
     pub policy_rng: SimRng,
+    /// Set once the block's tally will be dropped (an adaptive run stopped before it): the
+    /// work may then return at once, with any tally. `None`: the tally is always kept.
+    pub abandoned: Option<Arc<AtomicBool>>,
 }
 
 /// Why a run could not start.
@@ -289,6 +304,7 @@ where
                     len,
                     deal_rng,
                     policy_rng,
+                    abandoned: None,
                 });
                 progress.advance(len);
                 // A panic in another worker poisons the lock; the pool re-raises that panic.

@@ -101,6 +101,12 @@ impl PlayPolicy for Expert {
         let rule = self.rules(view, rng);
         ending::solve(view, self.worlds, rule, rng).unwrap_or(rule)
     }
+
+    /// The rules and the solve read the bid's tricks needed, misère, trump rule and floater
+    /// use only.
+    fn plays_by_rules_only(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

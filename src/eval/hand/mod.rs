@@ -9,9 +9,13 @@
 //! independent of the thread count ([`crate::sim`]).
 
 mod input;
+mod stopping;
 pub mod worlds;
 
 pub use input::{HandInputError, PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
+pub use stopping::{CHECK_EVERY, StopReason, StopRule, Z_SETTLED};
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand_core::SeedableRng;
 
@@ -21,7 +25,7 @@ use crate::policy::Pass;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::policy::{Uniform, play_out, settle_contract};
 use crate::rng::{SimRng, next_u64};
-use crate::rules::{BidId, HAND_SIZE, Profile, TrumpRule};
+use crate::rules::{BidId, HAND_SIZE, MAX_BIDS, Profile, TrumpRule};
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally, TallyError};
 use crate::solver::{Opening, with_thread_solver};
 use crate::stats::{mean_se, wilson95};
@@ -129,6 +133,54 @@ pub struct HandTally {
     pub too_rare: bool,
     /// One entry per bid of the profile, lowest first.
     pub bids: Vec<BidOutcomes>,
+    /// The declarer's units of two bids multiplied world by world and summed, one entry per
+    /// pair of bids (`i < j`, in the order (0,1), (0,2)... (1,2)...): with the squares, the
+    /// variance of the difference between two bids on the common worlds ([`HandTally::paired`]).
+    #[serde(default)]
+    pub pairs: Vec<i128>,
+}
+
+/// Where the pair of bids `i < j` of `bids` bids sits in [`HandTally::pairs`].
+fn pair_index(bids: usize, i: usize, j: usize) -> usize {
+    debug_assert!(i < j && j < bids);
+    i * bids - i * (i + 1) / 2 + (j - i - 1)
+}
+
+/// Pairs of `bids` bids.
+fn pair_count(bids: usize) -> usize {
+    bids * bids.saturating_sub(1) / 2
+}
+
+impl HandTally {
+    /// The mean and standard error of bid `a`'s units less bid `b`'s, world by world: the
+    /// paired comparison of two bids on the same worlds (`None` without worlds).
+    pub fn paired(&self, a: BidId, b: BidId) -> Option<(f64, f64)> {
+        let (i, j) = (a.index().min(b.index()), a.index().max(b.index()));
+        let (x, y) = (self.bids.get(a.index())?, self.bids.get(b.index())?);
+        let cross = if i == j {
+            return mean_se(self.worlds, 0, 0);
+        } else {
+            *self.pairs.get(pair_index(self.bids.len(), i, j))?
+        };
+        // The sum of squared differences, exact in integers: x² + y² - 2xy, never negative
+        // (saturating only for counts read from a damaged file).
+        let square = |sq: u128| i128::try_from(sq).unwrap_or(i128::MAX);
+        let squares = square(x.units_sq)
+            .saturating_add(square(y.units_sq))
+            .saturating_sub(cross.saturating_mul(2));
+        mean_se(self.worlds, x.units - y.units, squares.max(0) as u128)
+    }
+
+    /// Adds one world's units (one per bid) to the paired sums.
+    fn add_pairs(&mut self, units: &[i64]) {
+        let mut k = 0;
+        for (i, &x) in units.iter().enumerate() {
+            for &y in &units[i + 1..] {
+                self.pairs[k] += i128::from(x) * i128::from(y);
+                k += 1;
+            }
+        }
+    }
 }
 
 impl Tally for HandTally {
@@ -147,6 +199,12 @@ impl Tally for HandTally {
         for b in &self.bids {
             b.check(self.worlds, self.worlds)?;
         }
+        if self.worlds > 0 && self.pairs.len() != pair_count(bids) {
+            return Err(TallyError::Pairs {
+                counted: self.pairs.len(),
+                bids,
+            });
+        }
         Ok(())
     }
 
@@ -160,7 +218,21 @@ impl Tally for HandTally {
         for (a, b) in self.bids.iter_mut().zip(&other.bids) {
             a.add(b);
         }
+        if self.pairs.len() < other.pairs.len() {
+            self.pairs.resize(other.pairs.len(), 0);
+        }
+        for (a, b) in self.pairs.iter_mut().zip(&other.pairs) {
+            *a += b;
+        }
     }
+}
+
+/// One bid's play of one world: the declarer's tricks, and the deal's double-dummy value when
+/// it was solved.
+#[derive(Clone, Copy, Debug, Default)]
+struct Played {
+    tricks: u8,
+    dd: Option<u8>,
 }
 
 /// What to do with a world that the conditioning calls keep rejecting.
@@ -183,12 +255,32 @@ impl HandQuery<'_> {
         max_draws: u64,
         too_rare: TooRare,
     ) -> HandTally {
+        let rngs = (deal_rng, policy_rng);
+        self.evaluate_unless(len, rngs, max_draws, too_rare, None)
+    }
+
+    /// [`HandQuery::evaluate`], giving up (with the worlds so far) once `abandoned` is set.
+    fn evaluate_unless(
+        &self,
+        len: u64,
+        (deal_rng, policy_rng): (&mut SimRng, &mut SimRng),
+        max_draws: u64,
+        too_rare: TooRare,
+        abandoned: Option<&AtomicBool>,
+    ) -> HandTally {
         let dealer = self.dealer();
+        let bids = self.profile.bids().len();
         let mut tally = HandTally {
-            bids: vec![BidOutcomes::default(); self.profile.bids().len()],
+            bids: vec![BidOutcomes::default(); bids],
+            pairs: vec![0; pair_count(bids)],
             ..HandTally::default()
         };
+        let mut played = [Played::default(); MAX_BIDS];
+        let mut units = [0; MAX_BIDS];
         for _ in 0..len {
+            if abandoned.is_some_and(|a| a.load(Ordering::Relaxed)) {
+                break;
+            }
             let mut world = dealer.draw(deal_rng);
             let mut draws = 1;
             while !dealer.accepts(&world, policy_rng) {
@@ -205,7 +297,11 @@ impl HandQuery<'_> {
             tally.worlds += 1;
             tally.drawn += draws;
             let seed = next_u64(policy_rng);
-            self.evaluate_world(&world, seed, &mut tally.bids);
+            self.play_world(&world, seed, &mut played[..bids]);
+            for (i, id) in self.profile.bid_ids().enumerate() {
+                units[i] = self.record(id, played[i], &mut tally.bids[i]);
+            }
+            tally.add_pairs(&units[..bids]);
         }
         tally
     }
@@ -225,18 +321,50 @@ impl HandQuery<'_> {
     /// Plays `world` (which must hold the hand at its seat) once per bid, every bid's play
     /// drawing from the same stream (`seed`), and adds the outcomes to `outcomes` (one per bid).
     pub fn evaluate_world(&self, world: &World, seed: u64, outcomes: &mut [BidOutcomes]) {
+        let mut played = [Played::default(); MAX_BIDS];
+        let played = &mut played[..outcomes.len()];
+        self.play_world(world, seed, played);
+        for ((id, outcome), result) in self.profile.bid_ids().zip(outcomes).zip(played) {
+            self.record(id, *result, outcome);
+        }
+    }
+
+    /// Adds one world's result of `bid` to its outcomes; returns the declarer's units.
+    fn record(&self, id: BidId, result: Played, outcome: &mut BidOutcomes) -> i64 {
+        let bid = self.profile.bid(id);
+        let made = bid.is_made(result.tricks);
+        let units = bid.declarer_units(made, self.players);
+        outcome.made += u64::from(made);
+        outcome.dd_made += u64::from(self.dd_column && result.dd.is_some_and(|v| bid.is_made(v)));
+        outcome.units += units;
+        outcome.units_sq += (units * units) as u128;
+        outcome.tricks[result.tricks as usize] += 1;
+        units
+    }
+
+    /// Plays `world` once per distinct contract of the profile, every play drawing from the
+    /// same stream (`seed`), and writes each bid's result to `played` (one per bid).
+    fn play_world(&self, world: &World, seed: u64, played: &mut [Played]) {
         let table = Uniform {
             bid: &Pass,
             play: self.play,
         };
+        // Bids that play alike are played once when the policy looks only at the play rules:
+        // the same cards from the same stream, so the same tricks (and double-dummy value).
+        let share = self.play.plays_by_rules_only();
+        let bids = self.profile.bids();
         // Double-dummy values already found in this world: bids that share their opening rules
         // and the declarer's hand (after any floater exchange) share the value.
         let mut solved: Vec<(Opening, CardSet, u8)> = Vec::new();
         // Every seat plays double dummy: a bid is made when the double-dummy value reaches it
         // (solved, not played out).
         let play_dd = self.play.sees_all_hands().is_some();
-        for (id, outcome) in self.profile.bid_ids().zip(outcomes.iter_mut()) {
-            let bid = self.profile.bid(id);
+        for (i, id) in self.profile.bid_ids().enumerate() {
+            let bid = &bids[i];
+            if share && let Some(j) = (0..i).find(|&j| bids[j].plays_like(bid)) {
+                played[i] = played[j];
+                continue;
+            }
             let mut state = self.declare(world, id);
             let mut rng = SimRng::seed_from_u64(seed);
             settle_contract(&mut state, &table, &mut rng);
@@ -249,13 +377,7 @@ impl HandQuery<'_> {
                 match solved.iter().find(|(o, h, _)| *o == opening && *h == own) {
                     Some(&(_, _, value)) => value,
                     None => {
-                        let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
-                        for (seat, hand) in hands.iter_mut().enumerate().take(self.players) {
-                            *hand = state.hand(seat);
-                        }
-                        let value = with_thread_solver(self.players, |solver| {
-                            solver.best_opening(&hands[..self.players], self.seat, &opening)
-                        });
+                        let value = self.solve_opening(&state, &opening);
                         solved.push((opening, own, value));
                         value
                     }
@@ -268,14 +390,19 @@ impl HandQuery<'_> {
                     state.declarer_tricks()
                 }
             };
-            let made = bid.is_made(tricks);
-            let units = bid.declarer_units(made, self.players);
-            outcome.made += u64::from(made);
-            outcome.dd_made += u64::from(self.dd_column && dd.is_some_and(|v| bid.is_made(v)));
-            outcome.units += units;
-            outcome.units_sq += (units * units) as u128;
-            outcome.tricks[tricks as usize] += 1;
+            played[i] = Played { tricks, dd };
         }
+    }
+
+    /// The double-dummy value (the declarer's tricks) of `state`'s deal with `opening`.
+    fn solve_opening(&self, state: &DealState, opening: &Opening) -> u8 {
+        let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
+        for (seat, hand) in hands.iter_mut().enumerate().take(self.players) {
+            *hand = state.hand(seat);
+        }
+        with_thread_solver(self.players, |solver| {
+            solver.best_opening(&hands[..self.players], self.seat, opening)
+        })
     }
 
     /// The deal of `world` with the hand's seat declaring `bid`.
@@ -322,14 +449,15 @@ impl HandQuery<'_> {
     }
 
     /// Evaluates the worlds of one block of a run. A world that needs more than
-    /// [`MAX_DRAWS_PER_WORLD`] draws marks the tally `too_rare`.
+    /// [`MAX_DRAWS_PER_WORLD`] draws marks the tally `too_rare`; an abandoned block (its run
+    /// has stopped) ends early.
     pub fn evaluate_block(&self, mut block: Block) -> HandTally {
-        self.evaluate(
+        self.evaluate_unless(
             block.len,
-            &mut block.deal_rng,
-            &mut block.policy_rng,
+            (&mut block.deal_rng, &mut block.policy_rng),
             MAX_DRAWS_PER_WORLD,
             TooRare::Fail,
+            block.abandoned.as_deref(),
         )
     }
 
