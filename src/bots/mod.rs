@@ -9,7 +9,7 @@
 //! | `lookahead[:worlds=K,play=SPEC,others=SPEC]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units ([`lookahead`]) |
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
-//! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy ([`pimc`]) |
+//! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy, ties to the heuristic's card ([`pimc`]) |
 //! | `ismcts[:iterations=K]` | play | information-set Monte Carlo tree search: K iterations, each on a layout of the hidden cards sampled from what the seat knows, heuristic rollouts; plays the most visited card ([`ismcts`]) |
 //! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, perfect play by every seat, a reference point ([`dd`]) |
 //!
