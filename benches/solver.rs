@@ -1,6 +1,7 @@
 //! Solver speed, per thread: the exact value of a deal including the choice of opening lead
-//! and a target query at 4 players, the exact value at 7 players, and a PIMC decision at the
-//! opening lead with 100 worlds at 4 players; and the deals of the golden file.
+//! and a target query at 4 players, the exact value at 7 players, a PIMC decision at the
+//! opening lead with 100 worlds and whole deals played by PIMC with 16 worlds at 4 players;
+//! and the deals of the golden file.
 //!
 //! Every iteration checks a known answer, so that a wrong solver cannot be measured as a fast
 //! one: the golden file's values (`tests/data/solved_deals.csv`, computed by the naive minimax
@@ -17,7 +18,7 @@ use napsim::analysis::solve::random_hands;
 use napsim::bots::play_policy;
 use napsim::cards::{Card, CardSet};
 use napsim::game::{Call, DealState};
-use napsim::policy::PlayView;
+use napsim::policy::{Pass, PlayView, Table, play_out};
 use napsim::rng::base_rng;
 use napsim::rules::Profile;
 use napsim::solver::{Opening, Solver, reset_thread_solver};
@@ -107,6 +108,33 @@ fn solver(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
+    // Whole deals played by PIMC at every seat with 16 worlds, from the same openings: every kind
+    // of decision (leads, follows, declarer and defenders) in the proportions of a simulation.
+    let pimc16 = play_policy("pimc:worlds=16", &profile).unwrap();
+    let table = Table::uniform(&Pass, pimc16.as_ref());
+    group.throughput(Throughput::Elements(openings.len() as u64));
+    group.bench_function("4p pimc whole deal, 16 worlds", |b| {
+        b.iter_batched(
+            reset_thread_solver,
+            |()| {
+                let mut rng = base_rng(1);
+                let mut made = 0;
+                for state in &openings {
+                    let mut state = state.clone();
+                    play_out(&mut state, &table, &mut rng);
+                    made += u32::from(state.made().expect("a finished contract"));
+                }
+                assert_eq!(
+                    made,
+                    KNOWN_PIMC_MADE,
+                    "contracts made of {}",
+                    openings.len()
+                );
+                black_box(made)
+            },
+            BatchSize::LargeInput,
+        )
+    });
     // The golden file: every deal's value against the naive minimax's.
     let golden = golden_deals();
     group.throughput(Throughput::Elements(golden.len() as u64));
@@ -127,6 +155,9 @@ fn solver(c: &mut Criterion) {
 /// `deals(7, 200)`): a known answer, pinned.
 const KNOWN_4P: [u32; 6] = [177, 575, 599, 424, 187, 38];
 const KNOWN_7P: [u32; 6] = [54, 80, 38, 25, 2, 1];
+/// Contracts of Three made when PIMC (16 worlds, policy stream of seed 1) plays out the 50
+/// openings at every seat: a known answer, pinned.
+const KNOWN_PIMC_MADE: u32 = 16;
 
 const GOLDEN: &str = "tests/data/solved_deals.csv";
 

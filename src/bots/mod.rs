@@ -10,7 +10,7 @@
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
 //! | `expert[:worlds=K]` | play | the heuristic's rules with better misère defence, declarer trump play and defence when every trick counts, and the last tricks solved exactly over K sampled layouts of the hidden cards ([`expert`]) |
-//! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy ([`pimc`]) |
+//! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy, ties to the heuristic's card ([`pimc`]) |
 //! | `ismcts[:iterations=K]` | play | information-set Monte Carlo tree search: K iterations, each on a layout of the hidden cards sampled from what the seat knows, heuristic rollouts; plays the most visited card ([`ismcts`]) |
 //! | `split:declarer=SPEC,defence=SPEC` | play | one policy for the declarer, another for the defenders, to measure each side's play ([`split`]) |
 //! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, perfect play by every seat, a reference point ([`dd`]) |

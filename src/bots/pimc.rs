@@ -1,20 +1,42 @@
 //! `pimc:worlds=K`: perfect-information Monte Carlo play.
 //!
-//! For the seat to play: sample K layouts of the hidden hands uniformly among those consistent
-//! with what the seat knows ([`worlds`](crate::eval::worlds)), solve each layout double dummy for
-//! every candidate card (one per run of equivalent cards), and play the card with which the
-//! contract is made in the most worlds (declarer) or the fewest (defenders). Ties go to the
-//! card with the best average double-dummy tricks, then to the lowest card. Worlds come from
-//! the RNG the driver hands in, so runs are reproducible; the solver's table, shared per
-//! thread, changes no answer.
+//! The decision rule, for the seat to play:
+//!
+//! 1. **Candidates**: the legal cards, one per run of cards adjacent among those not yet seen
+//!    played (the cards of a run are equivalent in every world). One candidate: play it.
+//! 2. **A sealed contract**: once the declarer has taken the tricks it needs, or can no longer
+//!    take them (a misère: has taken one), the payout no longer depends on the play, so the seat
+//!    plays the [`heuristic`](super::heuristic)'s card without sampling or solving.
+//! 3. **Worlds**: otherwise K layouts of the hidden hands are sampled uniformly among those
+//!    consistent with what the seat knows ([`worlds`](crate::eval::worlds)), from the RNG the
+//!    driver hands in (K draws of worlds per such decision, whatever is solved afterwards).
+//! 4. **The card**: a candidate *wins* a world when, solved double dummy after it is played,
+//!    the contract is made (for the declarer) or defeated (for a defender); the target query
+//!    [`Solver::can_make`] answers it. The seat plays the candidate that wins the most worlds;
+//!    ties go to the earliest in the preference order: the run of the heuristic's card first
+//!    (played as the heuristic's card itself), then the other candidates from the lowest card
+//!    up. The payout depends only on whether the contract is made, so trick counts beyond it
+//!    are not compared.
+//! 5. **How the counts are found** (the same card as counting every candidate in every world,
+//!    which the tests check): the preferred candidate is solved in every world and becomes the
+//!    best so far; each next candidate in preference order *challenges* it and replaces it only
+//!    by winning more worlds. A challenger can gain only in the worlds the best lost, so it is
+//!    solved there first, then in the worlds the best won, and is dropped as soon as its gains
+//!    plus the worlds the best lost that it has not yet tried cannot exceed its losses. A
+//!    candidate that wins exactly where the best does costs one query per world the best lost
+//!    instead of K.
+//!
+//! The solver's table, shared per thread, changes no answer, so runs are reproducible whatever
+//! the thread count. What was measured for this rule (and what was dropped) is in
+//! `docs/performance.md`, section PIMC.
 
-use super::solved::{Goal, improves, layout, play};
-use crate::cards::Card;
+use super::heuristic::Heuristic;
+use super::solved::{Goal, layout, play};
+use crate::cards::{Card, CardSet};
 use crate::eval::worlds::Knowledge;
 use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::rng::SimRng;
-use crate::rules::HAND_SIZE;
-use crate::solver::{Position, one_per_run, with_thread_solver};
+use crate::solver::{Position, Solver, one_per_run, with_thread_solver};
 
 /// Largest world count accepted.
 pub const MAX_WORLDS: usize = 100_000;
@@ -53,54 +75,239 @@ impl Pimc {
 
 impl PlayPolicy for Pimc {
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
-        // Cards adjacent among those not yet seen played are equivalent in every world.
-        let live = (view.unseen() - view.known_out()) | view.hand();
-        let candidates: Vec<Card> = one_per_run(view.legal(), live).into_iter().collect();
+        self.decide(view, rng, |scan, solver, order| scan.best(solver, order))
+    }
+}
+
+impl Pimc {
+    /// Steps 1-4 of the module's rule, with `pick` finding the card among the candidates in
+    /// preference order (the challenges, or in tests every count).
+    fn decide(
+        &self,
+        view: &PlayView,
+        rng: &mut SimRng,
+        pick: impl Fn(&Scan, &mut Solver, &[Card]) -> Card,
+    ) -> Card {
+        // Cards adjacent among those not yet seen played are equivalent in every world; the
+        // trick's cards separate runs too (with the 8 on the table, the 9 and the 7 differ).
+        let trick = view.current_trick().iter().fold(CardSet::EMPTY, |a, c| a | c.set());
+        let live = (view.unseen() - view.known_out()) | view.hand() | trick;
+        let mut candidates: Vec<Card> = one_per_run(view.legal(), live).into_iter().collect();
         if candidates.len() == 1 {
             return candidates[0];
         }
+        let natural = Heuristic.play(view, rng);
+        if sealed(view) {
+            return natural;
+        }
+        prefer(&mut candidates, natural);
         let knowledge = Knowledge::of(view);
-        let goal = Goal::of(view);
         let worlds: Vec<Position> = (0..self.worlds)
             .map(|_| layout(view, &knowledge.sample(rng)))
             .collect();
-        with_thread_solver(view.players(), |solver| {
-            let mut made = [0usize; HAND_SIZE];
-            for world in &worlds {
-                for (i, &card) in candidates.iter().enumerate() {
-                    let (position, gained) = play(view, world, card);
-                    made[i] += usize::from(goal.made(solver, &position, gained));
-                }
+        let scan = Scan {
+            view,
+            goal: Goal::of(view),
+            worlds: &worlds,
+        };
+        let card = with_thread_solver(view.players(), |solver| pick(&scan, solver, &candidates));
+        if card == candidates[0] { natural } else { card }
+    }
+}
+
+/// Whether the contract's result is already decided, whatever is played from here: the
+/// declarer has its tricks, or cannot reach them (a misère: has taken one).
+fn sealed(view: &PlayView) -> bool {
+    let won = view.tricks_won(view.contract().declarer);
+    if view.is_misere() {
+        return won > 0;
+    }
+    let needed = view.bid().tricks_needed();
+    // The seat to play still holds a card for every trick left, the current one included.
+    let left = view.hand().count() as u8;
+    won >= needed || won + left < needed
+}
+
+/// Moves the run of `natural` (the heuristic's card) to the front of `candidates` (run
+/// bottoms in card order, which the rest keep): the bottom of its run is the highest
+/// candidate of its suit at or below it.
+fn prefer(candidates: &mut Vec<Card>, natural: Card) {
+    let run = candidates
+        .iter()
+        .rposition(|&c| c.same_suit(natural) && c <= natural)
+        .expect("the heuristic plays a legal card");
+    let card = candidates.remove(run);
+    candidates.insert(0, card);
+}
+
+/// One decision's sampled worlds and what the seat to play wants of them.
+struct Scan<'a> {
+    view: &'a PlayView<'a>,
+    goal: Goal,
+    worlds: &'a [Position],
+}
+
+impl Scan<'_> {
+    /// Whether `card` wins `world` for the seat to play: the contract made for the declarer,
+    /// defeated for a defender.
+    fn wins(&self, solver: &mut Solver, card: Card, world: &Position) -> bool {
+        let (position, gained) = play(self.view, world, card);
+        self.goal.made(solver, &position, gained) == self.view.is_declarer()
+    }
+
+    /// The card of the module's rule, by challenges (step 5); `order` is the candidates in
+    /// preference order.
+    fn best(&self, solver: &mut Solver, order: &[Card]) -> Card {
+        let mut best = order[0];
+        let mut won: Vec<bool> = self
+            .worlds
+            .iter()
+            .map(|world| self.wins(solver, best, world))
+            .collect();
+        for &card in &order[1..] {
+            if let Some(results) = self.challenge(solver, card, &won) {
+                best = card;
+                won = results;
             }
-            let declarer = view.is_declarer();
-            let target = if declarer {
-                made[..candidates.len()].iter().max()
+        }
+        best
+    }
+
+    /// `card`'s result in every world if it wins more worlds than the best so far (which won
+    /// the worlds flagged in `best`); None as soon as it cannot.
+    fn challenge(&self, solver: &mut Solver, card: Card, best: &[bool]) -> Option<Vec<bool>> {
+        let mut results = vec![false; best.len()];
+        // Worlds the best lost and `card` has not been tried in: its only chances to gain.
+        let mut open = best.iter().filter(|&&won| !won).count();
+        let (mut gains, mut losses) = (0, 0);
+        let lost_first = (0..best.len())
+            .filter(|&w| !best[w])
+            .chain((0..best.len()).filter(|&w| best[w]));
+        for w in lost_first {
+            if gains + open <= losses {
+                return None;
+            }
+            let won = self.wins(solver, card, &self.worlds[w]);
+            results[w] = won;
+            if best[w] {
+                losses += usize::from(!won);
             } else {
-                made[..candidates.len()].iter().min()
-            };
-            let target = *target.expect("candidates");
-            let tied: Vec<usize> = (0..candidates.len())
-                .filter(|&i| made[i] == target)
-                .collect();
-            if tied.len() == 1 {
-                return candidates[tied[0]];
+                open -= 1;
+                gains += usize::from(won);
             }
-            // Ties: the best total of double-dummy tricks over the worlds.
-            let more = goal.wants_tricks(view);
-            let mut best: Option<(usize, u64)> = None;
-            for &i in &tied {
-                let total: u64 = worlds
-                    .iter()
-                    .map(|world| {
-                        let (position, gained) = play(view, world, candidates[i]);
-                        u64::from(goal.tricks(solver, &position, gained))
-                    })
-                    .sum();
-                if improves(more, total, best.map(|(_, b)| b)) {
-                    best = Some((i, total));
+        }
+        (gains > losses).then_some(results)
+    }
+
+    /// The same card as [`Scan::best`], by counting every candidate's wins in every world
+    /// (the reference the tests compare the challenges to).
+    #[cfg(test)]
+    fn exhaustive(&self, solver: &mut Solver, order: &[Card]) -> Card {
+        let mut best: Option<(Card, usize)> = None;
+        for &card in order {
+            let won = self
+                .worlds
+                .iter()
+                .filter(|world| self.wins(solver, card, world))
+                .count();
+            if best.is_none_or(|(_, b)| won > b) {
+                best = Some((card, won));
+            }
+        }
+        best.expect("a candidate").0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{DealState, Phase, Shuffler};
+    use crate::policy::{Table, run_auction, settle_contract};
+    use crate::rng::{base_rng, below};
+    use crate::rules::Profile;
+
+    /// Deals of `profile` bid by the threshold bidder and played by the heuristic to a random
+    /// point of the play, each with the view's seat still to decide.
+    fn positions(profile: &Profile, players: usize, count: usize, seed: u64) -> Vec<DealState<'_>> {
+        let bid = crate::bots::bid_policy("threshold", profile).unwrap();
+        let mut rng = base_rng(seed);
+        let mut out = Vec::new();
+        let mut shuffler = Shuffler::new(profile, players);
+        while out.len() < count {
+            shuffler.reset();
+            let dealt = shuffler.deal(0, &mut rng);
+            let mut state = DealState::from_dealt(profile, 0, &dealt, players);
+            let table = Table::uniform(bid.as_ref(), &Heuristic);
+            run_auction(&mut state, &table, &mut rng);
+            settle_contract(&mut state, &table, &mut rng);
+            if state.phase() != Phase::Play {
+                continue;
+            }
+            let stop = below(&mut rng, 4 * players as u64) as usize;
+            for _ in 0..stop {
+                if state.phase() != Phase::Play {
+                    break;
                 }
+                let card = Heuristic.play(&PlayView::new(&state), &mut rng);
+                state.play_unchecked(card);
             }
-            candidates[best.expect("a tied card").0]
-        })
+            if state.phase() == Phase::Play {
+                out.push(state);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_challenges_pick_the_card_of_the_full_count() {
+        for (name, players, seed) in [
+            ("heather-1875", 4, 1),
+            ("pub-guide", 4, 2),
+            ("heather-1875", 6, 3),
+        ] {
+            let profile = Profile::builtin(name).unwrap();
+            let pimc = Pimc { worlds: 12 };
+            let (mut differ, mut misere) = (0, 0);
+            for state in positions(&profile, players, 500, seed) {
+                let view = PlayView::new(&state);
+                misere += usize::from(view.is_misere());
+                let mut a = base_rng(seed);
+                let mut b = a.clone();
+                let fast = pimc.decide(&view, &mut a, |s, solver, o| s.best(solver, o));
+                let full = pimc.decide(&view, &mut b, |s, solver, o| s.exhaustive(solver, o));
+                assert_eq!(fast, full, "{name} {players}p: {state:?}");
+                differ += usize::from(fast != Heuristic.play(&view, &mut a));
+            }
+            assert!(
+                differ > 10,
+                "{name}: PIMC left the heuristic's card {differ} times"
+            );
+            assert!(
+                name != "pub-guide" || misere > 20,
+                "{name}: {misere} misère positions"
+            );
+        }
+    }
+
+    #[test]
+    fn a_sealed_contract_is_played_as_the_heuristic_plays_without_drawing() {
+        let profile = Profile::builtin("pub-guide").unwrap();
+        let pimc = Pimc { worlds: 8 };
+        let mut sealed_seen = 0;
+        for state in positions(&profile, 4, 500, 4) {
+            let view = PlayView::new(&state);
+            if !sealed(&view) {
+                continue;
+            }
+            sealed_seen += 1;
+            let mut rng = base_rng(5);
+            let untouched = rng.clone();
+            assert_eq!(
+                pimc.play(&view, &mut rng),
+                Heuristic.play(&view, &mut base_rng(0))
+            );
+            assert_eq!(rng, untouched, "no world drawn");
+        }
+        assert!(sealed_seen > 30, "{sealed_seen} sealed positions");
     }
 }

@@ -20,8 +20,10 @@ pub struct Knowledge {
     missing: [usize; MAX_PLAYERS],
     /// Suits each seat has shown void in, as a mask of suit lanes.
     voids: [u64; MAX_PLAYERS],
-    /// The cards that may be in the hidden hands or out of play (the undealt stock).
-    pool: CardSet,
+    /// The cards that may be in the hidden hands or out of play (the undealt stock), in card
+    /// order: the first `pool_len` of `pool` (listed once here, not at every sample).
+    pool: [Card; 52],
+    pool_len: usize,
     /// Seats to deal to, the most constrained first (so rejection comes early).
     order: [usize; MAX_PLAYERS],
 }
@@ -83,12 +85,19 @@ impl Knowledge {
 
     /// Nothing known yet but the pool to deal from.
     fn empty(players: usize, pool: CardSet) -> Knowledge {
+        let mut cards = [Card::try_from_index(2).expect("a card"); 52];
+        let mut len = 0;
+        for card in pool {
+            cards[len] = card;
+            len += 1;
+        }
         Knowledge {
             players,
             known: [CardSet::EMPTY; MAX_PLAYERS],
             missing: [0; MAX_PLAYERS],
             voids: [0; MAX_PLAYERS],
-            pool,
+            pool: cards,
+            pool_len: len,
             order: [0; MAX_PLAYERS],
         }
     }
@@ -105,12 +114,8 @@ impl Knowledge {
     /// rejection; after many rejections, a constrained deal that is consistent but may not be
     /// exactly uniform, for knowledge that almost no layout satisfies).
     pub fn sample(&self, rng: &mut SimRng) -> [CardSet; MAX_PLAYERS] {
-        let mut pool = [Card::try_from_index(2).expect("a card"); 52];
-        let mut size = 0;
-        for card in self.pool {
-            pool[size] = card;
-            size += 1;
-        }
+        let mut pool = self.pool;
+        let size = self.pool_len;
         for _ in 0..REJECTION_TRIES {
             if let Some(hands) = self.try_deal(&mut pool[..size], rng, false) {
                 return hands;
