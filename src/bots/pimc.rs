@@ -90,7 +90,10 @@ impl Pimc {
     ) -> Card {
         // Cards adjacent among those not yet seen played are equivalent in every world; the
         // trick's cards separate runs too (with the 8 on the table, the 9 and the 7 differ).
-        let trick = view.current_trick().iter().fold(CardSet::EMPTY, |a, c| a | c.set());
+        let trick = view
+            .current_trick()
+            .iter()
+            .fold(CardSet::EMPTY, |a, c| a | c.set());
         let live = (view.unseen() - view.known_out()) | view.hand() | trick;
         let mut candidates: Vec<Card> = one_per_run(view.legal(), live).into_iter().collect();
         if candidates.len() == 1 {
