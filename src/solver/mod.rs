@@ -15,6 +15,7 @@
 //! **Architecture invariant:** no IO, no clock, no randomness.
 
 mod bounds;
+mod misere;
 mod order;
 mod position;
 mod search;
@@ -293,26 +294,27 @@ impl Solver {
     /// found with target queries over all leads at once, cheaper than valuing every lead.
     pub fn best_opening(&mut self, hands: &[CardSet], declarer: usize, opening: &Opening) -> u8 {
         let tricks = hands[declarer].count() as u8;
-        // Binary search for the largest reachable target, in credited tricks (tricks taken,
-        // or tricks lost in a misère), where "reachable" is monotone.
-        let reach = |solver: &mut Solver, credited: u8| {
-            let t = if opening.misere {
-                tricks - credited
-            } else {
-                credited
-            };
-            solver.can_make_opening(hands, declarer, opening, t)
-        };
+        if opening.misere {
+            // Upward from "held to none": the sure-trick bounds of a misère settle the small
+            // targets quickly, and most values are small (measured: 4p nodes a deal 628 with
+            // the binary search, 556 this way; 7p 53,022 to 47,731).
+            let mut t = 0;
+            while !self.can_make_opening(hands, declarer, opening, t) {
+                t += 1;
+            }
+            return t;
+        }
+        // Binary search for the largest reachable target, where "reachable" is monotone.
         let (mut low, mut high) = (0, tricks);
         while low < high {
             let mid = (low + high).div_ceil(2);
-            if reach(self, mid) {
+            if self.can_make_opening(hands, declarer, opening, mid) {
                 low = mid;
             } else {
                 high = mid - 1;
             }
         }
-        if opening.misere { tricks - low } else { low }
+        low
     }
 
     fn after_lead(

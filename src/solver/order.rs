@@ -29,6 +29,9 @@ impl Search<'_> {
                 count += 1;
             }
         };
+        if self.misere {
+            return self.misere_order(seat, candidates);
+        }
         let wants_credit = seat == self.declarer;
         if self.trick_len == 0 {
             // Leading: cards no live card of their suit beats first, then the rest (high
@@ -50,6 +53,59 @@ impl Search<'_> {
             push(candidates & !winners, false);
         }
         (moves, count)
+    }
+
+    /// The order in a misère: the declarer tries the cards likeliest to lose the trick (and
+    /// sheds its high cards while it can), a defender the cards likeliest to leave the
+    /// declarer winning.
+    fn misere_order(&self, seat: usize, candidates: u64) -> ([u8; 8], usize) {
+        let mut moves = [0u8; 8];
+        let mut count = 0;
+        let mut push = |set: u64, by_rank_desc: bool| {
+            let start = count;
+            let mut set = set;
+            while set != 0 {
+                let card = set.trailing_zeros();
+                set &= set - 1;
+                moves[count] = card as u8;
+                count += 1;
+            }
+            let key = |c: u8| (c & 15, c >> 4);
+            let part = &mut moves[start..count];
+            if by_rank_desc {
+                part.sort_unstable_by_key(|&c| std::cmp::Reverse(key(c)));
+            } else {
+                part.sort_unstable_by_key(|&c| key(c));
+            }
+        };
+        let declarer = seat == self.declarer;
+        if self.trick_len == 0 {
+            // Low cards first; masters (which win the trick) last.
+            let masters = candidates & !self.beaten_by_others(seat);
+            push(candidates & !masters, false);
+            push(masters, false);
+            return (moves, count);
+        }
+        let winners = candidates & self.beating(self.win_card);
+        if declarer {
+            // Duck with the highest card that loses, else win with the highest.
+            push(candidates & !winners, true);
+            push(winners, true);
+        } else if self.win_seat == self.declarer || !self.declarer_played() {
+            // Keep the declarer's card winning, or the card it must duck low: play low.
+            push(candidates & !winners, false);
+            push(winners, false);
+        } else {
+            // The trick is lost to the declarer: shed high cards.
+            push(candidates, true);
+        }
+        (moves, count)
+    }
+
+    /// Whether the declarer has played to the trick in progress.
+    fn declarer_played(&self) -> bool {
+        let offset = (self.declarer + self.players - self.leader) % self.players;
+        offset < self.trick_len
     }
 
     /// The cards of `seat`'s hand that some other live card of the same suit outranks.

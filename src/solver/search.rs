@@ -105,7 +105,12 @@ impl<'t> Search<'t> {
         if self.trick_len == 0 {
             return self.trick_start(target);
         }
-        if let Some(settled) = self.settled_mid_trick(target) {
+        let settled = if self.misere {
+            self.misere_mid_trick(target)
+        } else {
+            self.settled_mid_trick(target)
+        };
+        if let Some(settled) = settled {
             return settled;
         }
         self.card_node(target)
@@ -127,9 +132,12 @@ impl<'t> Search<'t> {
             let (credit, winner) = self.last_trick();
             return (credit >= target, winner);
         }
-        if !self.misere
-            && let Some(settled) = self.sure_tricks(target, left)
-        {
+        let settled = if self.misere {
+            self.misere_trick_start(target, left)
+        } else {
+            self.sure_tricks(target, left)
+        };
+        if let Some(settled) = settled {
             return settled;
         }
         let key = self.ctx.key(&self.hands, self.live, self.leader);
