@@ -140,12 +140,17 @@ pub const fn lane_lengths(bits: u64) -> u64 {
     (x + (x >> 8)) & 0x001f_001f_001f_001f
 }
 
+/// Bit 15 of each lane where `bits` has a bit (a flag per suit held).
+#[inline]
+pub const fn lane_flags(bits: u64) -> u64 {
+    // Adding 0x7fff to the low 15 bits of a lane carries into bit 15 unless they are all 0.
+    ((bits & !LANE_TOPS).wrapping_add(!LANE_TOPS) | bits) & LANE_TOPS
+}
+
 /// The whole lanes (all 16 bits) of the lanes where `bits` has a bit: the suits of the cards.
 #[inline]
 pub const fn whole_lanes(bits: u64) -> u64 {
-    // Adding 0x7fff to the low 15 bits of a lane carries into bit 15 unless they are all 0.
-    let flags = ((bits & !LANE_TOPS).wrapping_add(!LANE_TOPS) | bits) & LANE_TOPS;
-    (flags >> 15) * LANE
+    (lane_flags(bits) >> 15) * LANE
 }
 
 /// The bits of `mine` above every bit of `theirs` in the same lane: in card terms, the cards

@@ -45,6 +45,7 @@ impl Search<'_> {
                 led: 0,
                 first,
                 leading: Leaders::seat(self.leader),
+                thorough: true,
             };
             if let Some(compared) = self.ducks(mine, &horizon) {
                 return Some((true, compared));
@@ -92,6 +93,7 @@ impl Search<'_> {
                 first: ANY_SUIT,
                 // Only a defender holding the suit led can win the trick.
                 leading: Leaders::seats(self.holders(lane)),
+                thorough: true,
             };
             if let Some(compared) = self.ducks(mine & !card, &horizon) {
                 return Some((true, compared | 1 << floor));
@@ -103,7 +105,12 @@ impl Search<'_> {
     /// In the middle of a trick of a no-trump misère, whether the trick's outcome and ducking
     /// after it settle the query, with the cards whose ranks they compared.
     pub(super) fn misere_mid_trick(&self, target: i32) -> Option<(bool, u64)> {
-        if self.trumps != 0 {
+        let mut offset = self.declarer + self.players - self.leader;
+        if offset >= self.players {
+            offset -= self.players;
+        }
+        // Right after the declarer's card the hands are the ones its own node weighed.
+        if self.trumps != 0 || self.trick_len == offset + 1 {
             return None;
         }
         let mine = self.hands[self.declarer];
@@ -146,6 +153,9 @@ impl Search<'_> {
             led: self.led,
             first: ANY_SUIT,
             leading: winners,
+            // Once the declarer has played, the cheap count only (measured: 4p instructions
+            // 7% fewer, nodes 2% more).
+            thorough: to_play,
         };
         let outcome = if !to_play {
             if self.win_seat != self.declarer {
@@ -256,7 +266,7 @@ impl Search<'_> {
     ///
     /// In each suit the declarer plays its highest card under the cards played before it.
     /// Take the tricks of the suit in the order of that top: the i-th has under its top at
-    /// least i cards led by the defenders that can lead (see [`Search::leading_cards`]), and
+    /// least i cards led by the defenders that can lead (see [`Search::leads_and_floors`]), and
     /// i cards of the seat before the declarer if that seat holds the suit throughout. So if
     /// for every i up to the tricks of the suit that can happen the declarer's i-th lowest
     /// card is below either, it keeps ducking: a trick of the suit takes from the defenders a
@@ -268,43 +278,51 @@ impl Search<'_> {
         }
         let theirs = self.live & !self.hands[self.declarer] & !self.trick_cards;
         let before = self.persistent_before(horizon);
-        let check = |leads: u64| ballot(mine, leads, before, horizon, every_suit);
-        let (failing, compared) = check(theirs);
+        let check =
+            |leads: u64, floor: u64| ballot(mine, leads, before, floor, horizon, every_suit);
+        let (failing, compared) = check(theirs, 0);
         if failing == 0 {
             return (0, compared);
         }
-        // Only the defenders that can win a trick lead one.
-        let (leads, unbeaten) = self.leading_cards(theirs, horizon.leading.seats);
-        if leads == theirs {
+        // Only the defenders that can win a trick lead one; and a declarer playing its lowest
+        // card of a suit loses the trick if a defender holding the suit must play above it.
+        if !horizon.thorough {
             return (failing, compared);
         }
-        let (failing, compared) = check(leads);
+        let (leads, unbeaten, floor) = self.leads_and_floors(theirs, horizon);
+        if leads == theirs && floor == 0 {
+            return (failing, compared);
+        }
+        let (failing, compared) = check(leads, floor);
         (failing, compared | unbeaten | horizon.leading.compared)
     }
 
-    /// The cards of the defenders that may lead a trick of a horizon in which the declarer
-    /// never leads: the seats of `leading` (which may win the trick before it), and those with
-    /// a card of some suit above another defender's lowest of it; and the cards compared for
-    /// the others. A defender whose every card is below every other defender's card of its
-    /// suit never beats the card led to a trick (the declarer plays under it), so never leads;
-    /// that stays so as the others' cards go.
-    fn leading_cards(&self, theirs: u64, leading: u32) -> (u64, u64) {
-        let (mut leads, mut compared) = (0, 0);
+    /// The cards of the defenders that may lead a trick of the horizon, and the cards compared
+    /// for the others; and the highest of the lowest cards of each suit of the defenders
+    /// holding it throughout the horizon (0 in a suit none does).
+    ///
+    /// The declarer never leads in the horizon, so who may lead are the seats that may win the
+    /// trick before it (`horizon.leading`) and the defenders with a card of some suit above
+    /// another defender's lowest of it. A defender whose every card is below every other
+    /// defender's card of its suit never beats the card led to a trick (the declarer plays
+    /// under it), so never leads; that stays so as the others' cards go.
+    fn leads_and_floors(&self, theirs: u64, horizon: &Horizon) -> (u64, u64, u64) {
+        let (mut leads, mut compared, mut bottoms) = (0, 0, 0);
         for seat in 0..self.players {
             let hand = self.hands[seat];
             if seat == self.declarer || hand == 0 {
                 continue;
             }
-            let others = theirs & !hand;
-            let bottoms = bits::suit_bottoms(others) & bits::whole_lanes(hand);
-            let tops = bits::suit_tops(hand) & bits::whole_lanes(others);
-            if leading >> seat & 1 != 0 || tops & !bits::below_each(bottoms) != 0 {
+            // Its cards above the others' lowest of their suit (none in a suit they lack).
+            let others = bits::suit_bottoms(theirs & !hand);
+            if horizon.leading.seats >> seat & 1 != 0 || hand & !bits::below_each(others) != 0 {
                 leads |= hand;
             } else {
-                compared |= bottoms;
+                compared |= others & bits::whole_lanes(hand);
             }
+            bottoms |= bits::suit_bottoms(self.persistent(seat, horizon));
         }
-        (leads, compared)
+        (leads, compared, bits::suit_tops(bottoms))
     }
 
     /// The cards of the suits that the seat before the declarer holds throughout the horizon.
@@ -314,7 +332,15 @@ impl Search<'_> {
         } else {
             self.declarer - 1
         };
+        self.persistent(seat, horizon)
+    }
+
+    /// The cards of the suits that `seat` holds throughout the horizon.
+    fn persistent(&self, seat: usize, horizon: &Horizon) -> u64 {
         let hand = self.hands[seat];
+        if (hand.count_ones() as i32) < horizon.tricks {
+            return 0;
+        }
         // It may spend a card of the suit led, or of any suit if void in it.
         let spent = if horizon.spending >> seat & 1 == 0 {
             0
@@ -342,7 +368,7 @@ impl Search<'_> {
 
     /// In each suit, the highest of the lowest cards of the defenders holding it (of
     /// `theirs`), as bits: the floors above which a defender must play to a lead of the suit.
-    fn forced_floors(&self, theirs: u64) -> u64 {
+    pub(super) fn forced_floors(&self, theirs: u64) -> u64 {
         let mut bottoms = 0;
         for seat in 0..self.players {
             if seat != self.declarer {
@@ -353,37 +379,63 @@ impl Search<'_> {
     }
 }
 
-/// The suits (whole lanes) in which the declarer's cards `mine` fail the count of
-/// [`Search::duck_check`] against the cards of the defenders that may lead, `leads`, and those
-/// the seat before holds throughout the horizon, `before`; and the cards compared for the
-/// other suits.
-fn ballot(mine: u64, leads: u64, before: u64, horizon: &Horizon, every_suit: bool) -> (u64, u64) {
+/// The suits (whole lanes) in which the declarer's cards `mine` fail both counts of
+/// [`Search::duck_check`], and the cards compared for the other suits. `leads` are the cards
+/// of the defenders that may lead, `before` those the seat before holds throughout the
+/// horizon, `floor` the highest of the lowest cards of each suit of the defenders holding it
+/// throughout (0 for none).
+#[inline]
+fn ballot(
+    mine: u64,
+    leads: u64,
+    before: u64,
+    floor: u64,
+    horizon: &Horizon,
+    every_suit: bool,
+) -> (u64, u64) {
     let mut my = mine & bits::whole_lanes(leads);
     let (mut their, mut befores) = (leads, before);
-    let (mut failing, mut compared) = (0, 0);
+    let first = bits::lane_flags(horizon.first);
+    // The suits (as lane flags) failing each count, and the cards each compared: under the
+    // cards played before, or the lowest card under the floor (with no floor, every suit
+    // fails that count).
+    let (mut fail_leads, mut fail_floor) = (0, if floor == 0 { bits::LANE_TOPS } else { 0 });
+    let (mut by_leads, mut by_floor) = (0, 0);
     for i in 0..horizon.tricks {
-        let mut active = bits::whole_lanes(my) & bits::whole_lanes(their) & !failing;
+        let mut active =
+            bits::lane_flags(my) & bits::lane_flags(their) & !(fail_leads & fail_floor);
         if i + 1 == horizon.tricks {
             // A suit the first trick cannot be led in has a trick fewer.
-            active &= horizon.first;
+            active &= first;
         }
         if active == 0 {
             break;
         }
-        let card = bits::suit_bottoms(my) & active;
+        let card = bits::suit_bottoms(my) & flagged(active);
+        let under = !bits::below_each(card) & flagged(active);
         let (lowest, before_lowest) = (bits::suit_bottoms(their), bits::suit_bottoms(befores));
         // The i-th lowest card led, or of the seat before, above the declarer's.
-        let above = (lowest | before_lowest) & active & !bits::below_each(card);
-        failing |= active & !bits::whole_lanes(above);
-        if failing != 0 && !every_suit {
+        let above = (lowest | before_lowest) & under;
+        fail_leads |= active & !bits::lane_flags(above);
+        by_leads |= above;
+        fail_floor |= active & !bits::lane_flags(floor & under);
+        by_floor |= floor & under;
+        if fail_leads & fail_floor != 0 && !every_suit {
             break;
         }
-        compared |= above;
         my &= !card;
         their &= !lowest;
         befores &= !before_lowest;
     }
-    (failing, compared & !failing)
+    let compared =
+        by_leads & !flagged(fail_leads) | by_floor & !flagged(fail_floor) & flagged(fail_leads);
+    (flagged(fail_leads & fail_floor), compared)
+}
+
+/// The whole lanes of the lanes whose flag (bit 15) is set in `flags`.
+#[inline]
+fn flagged(flags: u64) -> u64 {
+    (flags >> 15) * bits::LANE
 }
 
 /// The tricks a ducking count covers: how many, and what happens before them.
@@ -400,6 +452,9 @@ struct Horizon {
     first: u64,
     /// Who may lead that first trick.
     leading: Leaders,
+    /// Whether to try the stronger count (with the defenders that can lead, and the holders'
+    /// floors) when the cheap one fails.
+    thorough: bool,
 }
 
 /// The defenders that may lead the first trick of a horizon, and the cards compared to know

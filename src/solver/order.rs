@@ -80,10 +80,27 @@ impl Search<'_> {
         };
         let declarer = seat == self.declarer;
         if self.trick_len == 0 {
-            // Low cards first; masters (which win the trick) last.
             let masters = candidates & !self.beaten_by_others(seat);
-            push(candidates & !masters, false);
-            push(masters, false);
+            let mine = self.hands[self.declarer];
+            let held = bits::whole_lanes(mine);
+            let floors = self.forced_floors(self.live & !mine);
+            if declarer {
+                // Cards a defender must beat, the highest of each suit first (it sheds most);
+                // then low cards; masters (which win the trick) last.
+                let exits = candidates & bits::below_each(floors) & bits::whole_lanes(floors);
+                push(exits & !masters, true);
+                push(candidates & !masters & !exits, false);
+                push(masters, false);
+            } else {
+                // Suits the declarer must win a trick of, low first; then high cards of the
+                // suits it must follow, and of the others; masters of suits it lacks last.
+                let stuck = held & !bits::whole_lanes(floors & bits::smear_up(mine));
+                let forcing = candidates & stuck & !masters;
+                push(forcing, false);
+                push(candidates & held & !forcing, true);
+                push(candidates & !held & !masters, true);
+                push(masters & !held, false);
+            }
             return (moves, count);
         }
         let winners = candidates & self.beating(self.win_card);
