@@ -25,6 +25,7 @@
 
 use super::search::Search;
 use crate::cards::bits;
+use crate::rules::MAX_PLAYERS;
 
 impl Search<'_> {
     /// At a trick start of a no-trump misère, whether sure-trick bounds settle the query, with
@@ -63,7 +64,7 @@ impl Search<'_> {
                 let lane = bits::lane_of_bit(bottom.trailing_zeros());
                 let wins = 1 + self.lead_wins(mine, everyone, lane).min(left - 1);
                 if left - wins < target {
-                    return Some((false, bits::suit_bottoms(mine)));
+                    return Some((false, contested_bottoms(mine, theirs)));
                 }
             }
             return None;
@@ -72,7 +73,7 @@ impl Search<'_> {
         let exits = floors & !stuck_suits(mine, floors) & bits::whole_lanes(mine);
         if exits == 0 {
             // Whatever the declarer leads wins (the defenders all play under it).
-            let compared = bits::suit_bottoms(mine);
+            let compared = contested_bottoms(mine, theirs);
             if target == left || left - self.lead_wins(mine, 0, 0).min(left) < target {
                 return Some((false, compared));
             }
@@ -175,7 +176,8 @@ impl Search<'_> {
             Trick::Won(compared) => {
                 // The declarer leads next, its hand at most `mine`.
                 let wins = self.lead_wins(mine, spending, self.led).min(later);
-                let all = compared | bits::suit_bottoms(mine);
+                let theirs = self.live & !mine & !self.trick_cards;
+                let all = compared | contested_bottoms(mine, theirs);
                 (later - wins < target).then_some((false, all))
             }
             Trick::Lost(compared, after) => self
@@ -278,36 +280,42 @@ impl Search<'_> {
         }
         let theirs = self.live & !self.hands[self.declarer] & !self.trick_cards;
         let before = self.persistent_before(horizon);
-        let check =
-            |leads: u64, floor: u64| ballot(mine, leads, before, floor, horizon, every_suit);
-        let (failing, compared) = check(theirs, 0);
-        if failing == 0 {
-            return (0, compared);
+        let cheap = cheap_ballot(mine, theirs, before, horizon, every_suit);
+        if cheap.0 == 0 || !horizon.thorough {
+            return cheap;
         }
         // Only the defenders that can win a trick lead one; and a declarer playing its lowest
         // card of a suit loses the trick if a defender holding the suit must play above it.
-        if !horizon.thorough {
-            return (failing, compared);
-        }
-        let (leads, unbeaten, floor) = self.leads_and_floors(theirs, horizon);
+        let (leads, floor, unbeaten) = self.leads_and_floors(theirs, horizon);
         if leads == theirs && floor == 0 {
-            return (failing, compared);
+            return cheap;
         }
-        let (failing, compared) = check(leads, floor);
-        (failing, compared | unbeaten | horizon.leading.compared)
+        let count = ballot(mine, [theirs, leads], before, floor, horizon, every_suit);
+        let mut compared = count.compared;
+        if count.by_leads != 0 {
+            // The marks that keep out of the leads the defenders holding those suits.
+            compared |= horizon.leading.compared;
+            for &(hand, marks) in unbeaten.seats() {
+                if hand & count.by_leads != 0 {
+                    compared |= marks;
+                }
+            }
+        }
+        (count.failing, compared)
     }
 
-    /// The cards of the defenders that may lead a trick of the horizon, and the cards compared
-    /// for the others; and the highest of the lowest cards of each suit of the defenders
-    /// holding it throughout the horizon (0 in a suit none does).
+    /// The cards of the defenders that may lead a trick of the horizon; the highest of the
+    /// lowest cards of each suit of the defenders holding it throughout the horizon (0 in a
+    /// suit none does); and the others' hands with the cards compared to keep them out.
     ///
     /// The declarer never leads in the horizon, so who may lead are the seats that may win the
     /// trick before it (`horizon.leading`) and the defenders with a card of some suit above
     /// another defender's lowest of it. A defender whose every card is below every other
     /// defender's card of its suit never beats the card led to a trick (the declarer plays
     /// under it), so never leads; that stays so as the others' cards go.
-    fn leads_and_floors(&self, theirs: u64, horizon: &Horizon) -> (u64, u64, u64) {
-        let (mut leads, mut compared, mut bottoms) = (0, 0, 0);
+    fn leads_and_floors(&self, theirs: u64, horizon: &Horizon) -> (u64, u64, Unbeaten) {
+        let (mut leads, mut bottoms) = (0, 0);
+        let mut unbeaten = Unbeaten::default();
         for seat in 0..self.players {
             let hand = self.hands[seat];
             if seat == self.declarer || hand == 0 {
@@ -318,11 +326,11 @@ impl Search<'_> {
             if horizon.leading.seats >> seat & 1 != 0 || hand & !bits::below_each(others) != 0 {
                 leads |= hand;
             } else {
-                compared |= others & bits::whole_lanes(hand);
+                unbeaten.push(hand, others & bits::whole_lanes(hand));
             }
             bottoms |= bits::suit_bottoms(self.persistent(seat, horizon));
         }
-        (leads, compared, bits::suit_tops(bottoms))
+        (leads, bits::suit_tops(bottoms), unbeaten)
     }
 
     /// The cards of the suits that the seat before the declarer holds throughout the horizon.
@@ -379,57 +387,149 @@ impl Search<'_> {
     }
 }
 
-/// The suits (whole lanes) in which the declarer's cards `mine` fail both counts of
-/// [`Search::duck_check`], and the cards compared for the other suits. `leads` are the cards
-/// of the defenders that may lead, `before` those the seat before holds throughout the
-/// horizon, `floor` the highest of the lowest cards of each suit of the defenders holding it
-/// throughout (0 for none).
+/// The suits (whole lanes) in which the declarer's cards `mine` fail the first count of
+/// [`ballot`] (under the cards led by any defender, `theirs`, or of the seat before, `before`),
+/// and the cards compared for the others.
 #[inline]
-fn ballot(
+fn cheap_ballot(
     mine: u64,
-    leads: u64,
+    theirs: u64,
     before: u64,
-    floor: u64,
     horizon: &Horizon,
     every_suit: bool,
 ) -> (u64, u64) {
-    let mut my = mine & bits::whole_lanes(leads);
-    let (mut their, mut befores) = (leads, before);
+    let mut my = mine & bits::whole_lanes(theirs);
+    let (mut their, mut befores) = (theirs, before);
     let first = bits::lane_flags(horizon.first);
-    // The suits (as lane flags) failing each count, and the cards each compared: under the
-    // cards played before, or the lowest card under the floor (with no floor, every suit
-    // fails that count).
-    let (mut fail_leads, mut fail_floor) = (0, if floor == 0 { bits::LANE_TOPS } else { 0 });
-    let (mut by_leads, mut by_floor) = (0, 0);
+    let (mut failing, mut compared) = (0, 0);
     for i in 0..horizon.tricks {
-        let mut active =
-            bits::lane_flags(my) & bits::lane_flags(their) & !(fail_leads & fail_floor);
+        let mut active = bits::lane_flags(my) & bits::lane_flags(their) & !failing;
         if i + 1 == horizon.tricks {
-            // A suit the first trick cannot be led in has a trick fewer.
             active &= first;
         }
         if active == 0 {
             break;
         }
         let card = bits::suit_bottoms(my) & flagged(active);
+        let (lowest, lowest_before) = (bits::suit_bottoms(their), bits::suit_bottoms(befores));
+        let above = (lowest | lowest_before) & flagged(active) & !bits::below_each(card);
+        failing |= active & !bits::lane_flags(above);
+        if failing != 0 && !every_suit {
+            break;
+        }
+        compared |= above;
+        my &= !card;
+        their &= !lowest;
+        befores &= !lowest_before;
+    }
+    (flagged(failing), compared & !flagged(failing))
+}
+
+/// How each suit fares in the counts of [`Search::duck_check`]: the suits (whole lanes)
+/// failing every count, the cards compared for the others, and the suits that only the count
+/// with the defenders that may lead passed.
+struct Ballot {
+    failing: u64,
+    compared: u64,
+    by_leads: u64,
+}
+
+/// The counts of [`Search::duck_check`] for the declarer's cards `mine`: under the cards led
+/// by all the defenders (`theirs`) or the seat before (`before`, the cards it holds
+/// throughout the horizon); under those led by the defenders that may lead (`leads`, a subset)
+/// or the seat before; and under `floor`, the highest of the lowest cards of each suit of the
+/// defenders holding it throughout (0 for none). A suit passes by the first count that
+/// passes in this order: all defenders, floor, leaders (the last needs the most marks).
+#[inline]
+fn ballot(
+    mine: u64,
+    [theirs, leads]: [u64; 2],
+    before: u64,
+    floor: u64,
+    horizon: &Horizon,
+    every_suit: bool,
+) -> Ballot {
+    let mut my = mine & bits::whole_lanes(theirs);
+    let (mut all, mut led, mut befores) = (theirs, leads, before);
+    let first = bits::lane_flags(horizon.first);
+    // The suits (as lane flags) failing each count and the cards each compared (with no
+    // floor, or no smaller set of leaders, every suit fails that count).
+    let mut fails = [
+        0,
+        if floor == 0 { bits::LANE_TOPS } else { 0 },
+        if leads == theirs { bits::LANE_TOPS } else { 0 },
+    ];
+    let mut found = [0u64; 3];
+    for i in 0..horizon.tricks {
+        let mut active = bits::lane_flags(my) & !(fails[0] & fails[1] & fails[2]);
+        if i + 1 == horizon.tricks {
+            // A suit the first trick cannot be led in has a trick fewer.
+            active &= first;
+        }
+        // No further trick of a suit the defenders (or those that may lead) are out of.
+        let counted = [
+            active & bits::lane_flags(all),
+            active & bits::lane_flags(all),
+            active & bits::lane_flags(led),
+        ];
+        if counted[0] | counted[2] == 0 {
+            break;
+        }
+        let card = bits::suit_bottoms(my) & flagged(active);
         let under = !bits::below_each(card) & flagged(active);
-        let (lowest, before_lowest) = (bits::suit_bottoms(their), bits::suit_bottoms(befores));
-        // The i-th lowest card led, or of the seat before, above the declarer's.
-        let above = (lowest | before_lowest) & under;
-        fail_leads |= active & !bits::lane_flags(above);
-        by_leads |= above;
-        fail_floor |= active & !bits::lane_flags(floor & under);
-        by_floor |= floor & under;
-        if fail_leads & fail_floor != 0 && !every_suit {
+        let (lowest, lowest_led, lowest_before) = (
+            bits::suit_bottoms(all),
+            bits::suit_bottoms(led),
+            bits::suit_bottoms(befores),
+        );
+        // The i-th lowest card led, or of the seat before, or the floor, above the
+        // declarer's.
+        let above = [
+            (lowest | lowest_before) & under,
+            floor & under,
+            (lowest_led | lowest_before) & under,
+        ];
+        for way in 0..3 {
+            fails[way] |= counted[way] & !bits::lane_flags(above[way]);
+            found[way] |= above[way];
+        }
+        if fails[0] & fails[1] & fails[2] != 0 && !every_suit {
             break;
         }
         my &= !card;
-        their &= !lowest;
-        befores &= !before_lowest;
+        all &= !lowest;
+        led &= !lowest_led;
+        befores &= !lowest_before;
     }
-    let compared =
-        by_leads & !flagged(fail_leads) | by_floor & !flagged(fail_floor) & flagged(fail_leads);
-    (flagged(fail_leads & fail_floor), compared)
+    let [by_all, by_floor, by_leads] = [0, 1, 2].map(|way| !flagged(fails[way]));
+    let by_floor = by_floor & !by_all;
+    let by_leads = by_leads & !by_all & !by_floor;
+    Ballot {
+        failing: !(by_all | by_floor | by_leads) & bits::whole_lanes(mine),
+        compared: found[0] & by_all | found[1] & by_floor | found[2] & by_leads,
+        by_leads,
+    }
+}
+
+/// The defenders that never lead in a horizon: each one's hand and the cards compared to
+/// know it (the other defenders' lowest card of each of its suits).
+#[derive(Default)]
+struct Unbeaten {
+    seats: [(u64, u64); MAX_PLAYERS],
+    count: usize,
+}
+
+impl Unbeaten {
+    fn push(&mut self, hand: u64, compared: u64) {
+        self.seats[self.count] = (hand, compared);
+        self.count += 1;
+    }
+}
+
+impl Unbeaten {
+    fn seats(&self) -> &[(u64, u64)] {
+        &self.seats[..self.count]
+    }
 }
 
 /// The whole lanes of the lanes whose flag (bit 15) is set in `flags`.
@@ -490,6 +590,13 @@ enum Trick {
 #[inline]
 fn highest(bits: u64) -> u64 {
     1 << (63 - bits.leading_zeros())
+}
+
+/// The declarer's lowest card of each suit the defenders hold too: what its wins on lead
+/// compared (in a suit they lack its lead wins by the suit lengths alone).
+#[inline]
+fn contested_bottoms(mine: u64, theirs: u64) -> u64 {
+    bits::suit_bottoms(mine & bits::whole_lanes(theirs))
 }
 
 /// The whole lanes of the suits in which every card of `mine` is above the forced floor (or
