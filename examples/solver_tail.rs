@@ -1,7 +1,8 @@
 //! Node counts over the deals of `napsim solve --random N --players P --seed S` (same deals, one
 //! reused solver): the total and the deals with the most nodes, which are repeatable where
 //! times are not (`cargo run --release --example solver_tail -- P N S`). The fingerprint of
-//! every deal's value compares two builds of the solver; `PRINT=1` lists the values.
+//! every deal's value compares two builds of the solver; `PRINT=1` lists the values, `MISERE=1`
+//! solves misères instead of trump contracts.
 use napsim::analysis::solve::random_hands;
 use napsim::cards::Card;
 use napsim::rng::base_rng;
@@ -19,12 +20,17 @@ fn main() {
         .into_iter()
         .collect();
     let mut rng = base_rng(seed);
+    let opening = if std::env::var("MISERE").is_ok() {
+        Opening::MISERE
+    } else {
+        Opening::TRUMPS
+    };
     let mut solver = Solver::new(players);
     let mut rows = Vec::new();
     for i in 0..deals {
         let hands = random_hands(&pack, players, &mut rng);
         let before = solver.nodes();
-        let best = solver.best_opening(&hands, 0, &Opening::TRUMPS);
+        let best = solver.best_opening(&hands, 0, &opening);
         let text: Vec<String> = hands.iter().map(|h| h.to_string()).collect();
         if std::env::var("PRINT").is_ok() {
             println!("{i} {best} {}", text.join("/"));

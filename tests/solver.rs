@@ -332,10 +332,22 @@ fn random_position(
 }
 
 fn check_positions(players: usize, size: usize, count: usize, seed: u64) {
+    check_positions_with(players, size, count, seed, |i| i % 3 == 2);
+}
+
+/// Random positions checked against the naive search (value and every target query), one
+/// solver kept over all of them; `misere` says which are misères.
+fn check_positions_with(
+    players: usize,
+    size: usize,
+    count: usize,
+    seed: u64,
+    misere: impl Fn(usize) -> bool,
+) {
     let mut rng = base_rng(seed);
     let mut solver = Solver::new(players);
     for i in 0..scaled(count) {
-        let misere = i % 3 == 2;
+        let misere = misere(i);
         let (position, mut hands, mut trick, leader) =
             random_position(players, size, misere, &mut rng);
         let mut naive = Naive::new(players, misere);
@@ -399,6 +411,21 @@ fn endgame_search_agrees_with_naive() {
     }
 }
 
+/// Misère positions in mid-play, at every table size: the misère bounds (ducking, forced
+/// floors, the trick in progress settled before every card is played) and their marks in the
+/// table, against the naive search.
+#[test]
+fn misere_positions_at_three_to_seven_players() {
+    let all = |_| true;
+    check_positions_with(3, 5, 1500, 40, all);
+    check_positions_with(4, 5, 1500, 41, all);
+    check_positions_with(5, 4, 600, 42, all);
+    check_positions_with(5, 5, 100, 43, all);
+    check_positions_with(6, 3, 600, 44, all);
+    check_positions_with(7, 3, 600, 45, all);
+    check_positions_with(7, 2, 300, 46, all);
+}
+
 /// Table entries that generalise over small cards never change an answer: one solver kept
 /// over many deals (its entries reused across deals) agrees with a solver whose entries key
 /// every live card exactly, lead by lead and on positions in mid-play, at six and seven
@@ -422,6 +449,30 @@ fn generalised_entries_agree_with_exact_keys() {
                 "deal {deal} at {players} players: {hands:?}"
             );
             let (position, ..) = random_position(players, 5, deal % 3 == 2, &mut rng);
+            assert_eq!(
+                general.value(&position),
+                exact.value(&position),
+                "position {deal} at {players} players: {position:?}"
+            );
+        }
+    }
+}
+
+/// The same for misères only, whose bounds mark cards of their own, at five to seven players.
+#[test]
+fn misere_generalised_entries_agree_with_exact_keys() {
+    for (players, deals, seed) in [(5, 300, 47), (6, 150, 48), (7, 80, 49)] {
+        let mut rng = base_rng(seed);
+        let mut general = Solver::new(players);
+        let mut exact = Solver::with_exact_keys(players);
+        for deal in 0..scaled(deals) {
+            let hands = random_deal(players, 5, &mut rng);
+            assert_eq!(
+                general.opening(&hands, 0, &Opening::MISERE),
+                exact.opening(&hands, 0, &Opening::MISERE),
+                "deal {deal} at {players} players: {hands:?}"
+            );
+            let (position, ..) = random_position(players, 5, true, &mut rng);
             assert_eq!(
                 general.value(&position),
                 exact.value(&position),

@@ -28,6 +28,9 @@ pub const CARDS: u64 = LANE_CARDS * LANE_ONES;
 /// Bit 0 of every lane: multiplying a one-lane pattern by it repeats the pattern in all four.
 pub const LANE_ONES: u64 = 0x0001_0001_0001_0001;
 
+/// Bit 15 of every lane (never a card).
+pub const LANE_TOPS: u64 = 0x8000_8000_8000_8000;
+
 /// The whole lane number `lane` (0 for clubs .. 3 for spades).
 #[inline]
 pub const fn lane_mask(lane: u32) -> u64 {
@@ -113,10 +116,41 @@ pub const fn suit_tops(bits: u64) -> u64 {
     below & !(below >> 1 & 0x7fff_7fff_7fff_7fff)
 }
 
+/// The lowest set bit of each lane of `bits` (in card terms: the bottom card of each suit).
+#[inline]
+pub const fn suit_bottoms(bits: u64) -> u64 {
+    // With bit 15 of every lane set, subtracting one from each lane borrows within the lane
+    // only, clearing its lowest set bit.
+    bits & !((bits | LANE_TOPS).wrapping_sub(LANE_ONES))
+}
+
+/// The bits below the one set bit of each lane of `bits` (lanes with no bit: every bit but
+/// bit 15).
+#[inline]
+pub const fn below_each(bits: u64) -> u64 {
+    (bits | LANE_TOPS).wrapping_sub(LANE_ONES) & !LANE_TOPS
+}
+
+/// The number of set bits of each lane of `bits`, in that lane.
+#[inline]
+pub const fn lane_lengths(bits: u64) -> u64 {
+    let x = bits - (bits >> 1 & 0x5555_5555_5555_5555);
+    let x = (x & 0x3333_3333_3333_3333) + (x >> 2 & 0x3333_3333_3333_3333);
+    let x = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    (x + (x >> 8)) & 0x001f_001f_001f_001f
+}
+
+/// Bit 15 of each lane where `bits` has a bit (a flag per suit held).
+#[inline]
+pub const fn lane_flags(bits: u64) -> u64 {
+    // Adding 0x7fff to the low 15 bits of a lane carries into bit 15 unless they are all 0.
+    ((bits & !LANE_TOPS).wrapping_add(!LANE_TOPS) | bits) & LANE_TOPS
+}
+
 /// The whole lanes (all 16 bits) of the lanes where `bits` has a bit: the suits of the cards.
 #[inline]
 pub const fn whole_lanes(bits: u64) -> u64 {
-    (smear_down(bits) & LANE_ONES) * LANE
+    (lane_flags(bits) >> 15) * LANE
 }
 
 /// The bits of `mine` above every bit of `theirs` in the same lane: in card terms, the cards
@@ -143,6 +177,15 @@ mod tests {
         assert_eq!(smear_up(CARDS_SEEN), 0xfff0 | 0xfffc << 16 | 0xfff8 << 48);
         assert_eq!(whole_lanes(CARDS_SEEN), 0xffff_0000_ffff_ffff);
         assert_eq!(suit_tops(CARDS_SEEN), 1 << 14 | 1 << 18 | 1 << 61);
+        assert_eq!(suit_bottoms(CARDS_SEEN), 1 << 4 | 1 << 18 | 1 << 51);
+        assert_eq!(suit_bottoms(0x8000_0000_0000_8004), 0x8000_0000_0000_0004);
+        assert_eq!(
+            below_each(1 << 4 | 1 << 51),
+            0xf | 0x7fff << 16 | 0x7fff << 32 | 0x7 << 48
+        );
+        assert_eq!(whole_lanes(1 << 15 | 1 << 49), 0xffff_0000_0000_ffff);
+        assert_eq!(lane_lengths(CARDS_SEEN), 3 | 1 << 16 | 2 << 48);
+        assert_eq!(lane_lengths(u64::MAX), 16 * LANE_ONES);
         assert_eq!(whole_lanes(0) | suit_tops(0), 0);
         assert_eq!(
             below_tops(CARDS_SEEN),

@@ -17,7 +17,7 @@ impl Search<'_> {
     /// middle of a trick without playing the rest of it (whose discards would otherwise
     /// multiply), with the cards whose ranks they compared.
     pub(super) fn settled_mid_trick(&self, target: i32) -> Option<(bool, u64)> {
-        if self.misere || self.trumps == 0 {
+        if self.trumps == 0 {
             return None;
         }
         let n = self.players;

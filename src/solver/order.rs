@@ -29,6 +29,9 @@ impl Search<'_> {
                 count += 1;
             }
         };
+        if self.misere {
+            return self.misere_order(seat, candidates);
+        }
         let wants_credit = seat == self.declarer;
         if self.trick_len == 0 {
             // Leading: cards no live card of their suit beats first, then the rest (high
@@ -50,6 +53,76 @@ impl Search<'_> {
             push(candidates & !winners, false);
         }
         (moves, count)
+    }
+
+    /// The order in a misère: the declarer tries the cards likeliest to lose the trick (and
+    /// sheds its high cards while it can), a defender the cards likeliest to leave the
+    /// declarer winning.
+    fn misere_order(&self, seat: usize, candidates: u64) -> ([u8; 8], usize) {
+        let mut moves = [0u8; 8];
+        let mut count = 0;
+        let mut push = |set: u64, by_rank_desc: bool| {
+            let start = count;
+            let mut set = set;
+            while set != 0 {
+                let card = set.trailing_zeros();
+                set &= set - 1;
+                moves[count] = card as u8;
+                count += 1;
+            }
+            let key = |c: u8| (c & 15, c >> 4);
+            let part = &mut moves[start..count];
+            if by_rank_desc {
+                part.sort_unstable_by_key(|&c| std::cmp::Reverse(key(c)));
+            } else {
+                part.sort_unstable_by_key(|&c| key(c));
+            }
+        };
+        let declarer = seat == self.declarer;
+        if self.trick_len == 0 {
+            let masters = candidates & !self.beaten_by_others(seat);
+            let mine = self.hands[self.declarer];
+            let held = bits::whole_lanes(mine);
+            let floors = self.forced_floors(self.live & !mine);
+            if declarer {
+                // Cards a defender must beat, the highest of each suit first (it sheds most);
+                // then low cards; masters (which win the trick) last.
+                let exits = candidates & bits::below_each(floors) & bits::whole_lanes(floors);
+                push(exits & !masters, true);
+                push(candidates & !masters & !exits, false);
+                push(masters, false);
+            } else {
+                // Suits the declarer must win a trick of, low first; then high cards of the
+                // suits it must follow, and of the others; masters of suits it lacks last.
+                let stuck = held & !bits::whole_lanes(floors & bits::smear_up(mine));
+                let forcing = candidates & stuck & !masters;
+                push(forcing, false);
+                push(candidates & held & !forcing, true);
+                push(candidates & !held & !masters, true);
+                push(masters & !held, false);
+            }
+            return (moves, count);
+        }
+        let winners = candidates & self.beating(self.win_card);
+        if declarer {
+            // Duck with the highest card that loses, else win with the highest.
+            push(candidates & !winners, true);
+            push(winners, true);
+        } else if self.win_seat == self.declarer || !self.declarer_played() {
+            // Keep the declarer's card winning, or the card it must duck low: play low.
+            push(candidates & !winners, false);
+            push(winners, false);
+        } else {
+            // The trick is lost to the declarer: shed high cards.
+            push(candidates, true);
+        }
+        (moves, count)
+    }
+
+    /// Whether the declarer has played to the trick in progress.
+    fn declarer_played(&self) -> bool {
+        let offset = (self.declarer + self.players - self.leader) % self.players;
+        offset < self.trick_len
     }
 
     /// The cards of `seat`'s hand that some other live card of the same suit outranks.

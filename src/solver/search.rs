@@ -105,7 +105,12 @@ impl<'t> Search<'t> {
         if self.trick_len == 0 {
             return self.trick_start(target);
         }
-        if let Some(settled) = self.settled_mid_trick(target) {
+        let settled = if self.misere {
+            self.misere_mid_trick(target)
+        } else {
+            self.settled_mid_trick(target)
+        };
+        if let Some(settled) = settled {
             return settled;
         }
         self.card_node(target)
@@ -127,15 +132,35 @@ impl<'t> Search<'t> {
             let (credit, winner) = self.last_trick();
             return (credit >= target, winner);
         }
-        if !self.misere
-            && let Some(settled) = self.sure_tricks(target, left)
+        // In a misère at up to five players the bounds cost more than a probe, so the table
+        // comes first (4p instructions 7% fewer, 5p 11%). With more players a hit's marks
+        // (every live card from its lowest relevant one of a suit up) generalise less than
+        // the bounds' own, and the slowest deals grow (7p: most nodes a deal 0.4M to 1.6M).
+        let probe_first = self.misere && self.players <= 5;
+        let early = probe_first.then(|| self.ctx.key(&self.hands, self.live, self.leader));
+        if let Some(key) = &early
+            && let Some(hit) = self.table.probe(key, target)
         {
-            return settled;
-        }
-        let key = self.ctx.key(&self.hands, self.live, self.leader);
-        if let Some(hit) = self.table.probe(&key, target) {
             return hit;
         }
+        let settled = if self.misere {
+            self.misere_trick_start(target, left)
+        } else {
+            self.sure_tricks(target, left)
+        };
+        if let Some(settled) = settled {
+            return settled;
+        }
+        let key = match early {
+            Some(key) => key,
+            None => {
+                let key = self.ctx.key(&self.hands, self.live, self.leader);
+                if let Some(hit) = self.table.probe(&key, target) {
+                    return hit;
+                }
+                key
+            }
+        };
         let (reached, relevant) = self.card_node(target);
         if self.aborted {
             return (false, 0);
