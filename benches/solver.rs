@@ -59,6 +59,21 @@ fn solver(c: &mut Criterion) {
             )
         });
         if players == 4 {
+            // The same deals as misères: `solve --random --misere` against the trump contract.
+            group.bench_function("4p misere value with lead choice", |b| {
+                b.iter_batched(
+                    || Solver::new(players),
+                    |mut solver| {
+                        let mut values = [0u32; 6];
+                        for h in &hands {
+                            values[usize::from(solver.best_opening(h, 0, &Opening::MISERE))] += 1;
+                        }
+                        assert_eq!(values, KNOWN_4P_MISERE, "4p misère: deals by best value");
+                        black_box(values)
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
             group.bench_function("4p target query (three)", |b| {
                 b.iter_batched(
                     || Solver::new(players),
@@ -155,9 +170,11 @@ fn solver(c: &mut Criterion) {
 /// `deals(7, 200)`): a known answer, pinned.
 const KNOWN_4P: [u32; 6] = [177, 575, 599, 424, 187, 38];
 const KNOWN_7P: [u32; 6] = [54, 80, 38, 25, 2, 1];
+/// The same 4p deals played as misères (the declarer's fewest tricks).
+const KNOWN_4P_MISERE: [u32; 6] = [421, 645, 596, 256, 52, 30];
 /// Contracts of Three made when PIMC (16 worlds, policy stream of seed 1) plays out the 50
 /// openings at every seat: a known answer, pinned.
-const KNOWN_PIMC_MADE: u32 = 16;
+const KNOWN_PIMC_MADE: u32 = 17;
 
 const GOLDEN: &str = "tests/data/solved_deals.csv";
 
