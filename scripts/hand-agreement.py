@@ -108,8 +108,11 @@ def main():
     parser.add_argument("--cache", default="hand-agreement.json")
     parser.add_argument("--set", action="append", choices=sorted(SETS))
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("extra", nargs="*")
-    args = parser.parse_args()
+    # NEW ARGS follow a `--`; argparse's `nargs="*"` after two positionals refuses them.
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    args.extra = argv[split + 1:]
     cache = {}
     if os.path.exists(args.cache):
         with open(args.cache) as f:

@@ -308,7 +308,7 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
 }
 
 /// The play policy `napsim hand` uses unless told otherwise.
-pub const HAND_DEFAULT_PLAY: &str = "pimc:worlds=32";
+pub const HAND_DEFAULT_PLAY: &str = "pimc:worlds=16";
 
 /// How many worlds `napsim hand` plays when given neither `--worlds` nor `--precision`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -359,12 +359,12 @@ pub struct HandArgs {
     /// The hand's position in the auction: 0 = eldest (the dealer's left), up to players - 1.
     #[arg(long, default_value_t = 0)]
     pub seat: usize,
-    /// Play policy of every seat. The default, PIMC with 32 worlds a decision, answers a clear
-    /// hand in about two seconds on two cores at four players under the default profile, a
-    /// close call (4000 worlds) in about eight. More seats take longer, and a profile with
-    /// Misère much longer at large tables (PIMC play of a misère, and its double-dummy column,
-    /// are the slow part). `heuristic` is hundreds of times faster; `dd` (every seat sees every
-    /// card) gives the double-dummy P(make).
+    /// Play policy of every seat. The default, PIMC with 16 worlds a decision (as the strong
+    /// bid tables play), answers a clear hand in under a second on two cores at four players
+    /// under the default profile, a close call (4000 worlds) in about two. More seats take
+    /// longer, and a profile with Misère longer still at five and six players (PIMC's misère
+    /// defence is the slow part). `heuristic` is hundreds of times faster; `dd` (every seat
+    /// sees every card) gives the double-dummy P(make).
     #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
     pub play: String,
     /// Worlds (deals of the unseen cards) to play: exactly K (4000, 4_000 or 4e3); with
