@@ -35,19 +35,8 @@ impl Ismcts {
     /// `ismcts:iterations=K` (K defaults to 1000).
     pub fn from_spec(spec: &Spec) -> Result<Ismcts, SpecError> {
         spec.check_keys(&["iterations"])?;
-        let iterations = match spec.get("iterations") {
-            None => 1000,
-            Some(text) => text
-                .parse::<usize>()
-                .ok()
-                .filter(|k| (1..=MAX_ITERATIONS).contains(k))
-                .ok_or_else(|| SpecError::BadValue {
-                    policy: "ismcts".into(),
-                    key: "iterations".into(),
-                    value: text.into(),
-                    reason: format!("expected a whole number from 1 to {MAX_ITERATIONS}"),
-                })?,
-        };
+        let max = MAX_ITERATIONS as u64;
+        let iterations = spec.count("iterations", 1000, max, "a whole number")? as usize;
         Ok(Ismcts { iterations })
     }
 }

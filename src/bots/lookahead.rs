@@ -34,19 +34,7 @@ impl Lookahead {
     /// Builds the policy from its spec (worlds default 64).
     pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Lookahead, SpecError> {
         spec.check_keys(&["worlds", "play", "others"])?;
-        let worlds = match spec.get("worlds") {
-            None => 64,
-            Some(text) => text
-                .parse::<u64>()
-                .ok()
-                .filter(|k| (1..=MAX_WORLDS).contains(k))
-                .ok_or_else(|| SpecError::BadValue {
-                    policy: "lookahead".into(),
-                    key: "worlds".into(),
-                    value: text.into(),
-                    reason: format!("expected a whole number of worlds from 1 to {MAX_WORLDS}"),
-                })?,
-        };
+        let worlds = spec.count("worlds", 64, MAX_WORLDS, "a whole number of worlds")?;
         let play_spec = spec.get("play").unwrap_or("heuristic");
         let others_spec = spec.get("others").unwrap_or("threshold");
         Ok(Lookahead {

@@ -51,19 +51,8 @@ impl Pimc {
     /// `pimc:worlds=K` (K defaults to 32).
     pub fn from_spec(spec: &Spec) -> Result<Pimc, SpecError> {
         spec.check_keys(&["worlds"])?;
-        let worlds = match spec.get("worlds") {
-            None => 32,
-            Some(text) => text
-                .parse::<usize>()
-                .ok()
-                .filter(|k| (1..=MAX_WORLDS).contains(k))
-                .ok_or_else(|| SpecError::BadValue {
-                    policy: "pimc".into(),
-                    key: "worlds".into(),
-                    value: text.into(),
-                    reason: format!("expected a whole number of worlds from 1 to {MAX_WORLDS}"),
-                })?,
-        };
+        let max = MAX_WORLDS as u64;
+        let worlds = spec.count("worlds", 32, max, "a whole number of worlds")? as usize;
         Ok(Pimc { worlds })
     }
 

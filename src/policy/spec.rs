@@ -231,6 +231,23 @@ impl Spec {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
+
+    /// The value of `key` as a count from 1 to `max` (`default` when not given), refused with
+    /// "expected `what` from 1 to `max`" otherwise (`what`: "a whole number of worlds").
+    pub fn count(&self, key: &str, default: u64, max: u64, what: &str) -> Result<u64, SpecError> {
+        let Some(text) = self.get(key) else {
+            return Ok(default);
+        };
+        text.parse::<u64>()
+            .ok()
+            .filter(|k| (1..=max).contains(k))
+            .ok_or_else(|| SpecError::BadValue {
+                policy: self.name.clone(),
+                key: key.into(),
+                value: text.into(),
+                reason: format!("expected {what} from 1 to {max}"),
+            })
+    }
 }
 
 #[cfg(test)]

@@ -66,19 +66,8 @@ impl Expert {
     /// `expert[:worlds=K]`.
     pub fn from_spec(spec: &Spec) -> Result<Expert, SpecError> {
         spec.check_keys(&["worlds"])?;
-        let worlds = match spec.get("worlds") {
-            None => DEFAULT_WORLDS,
-            Some(text) => text
-                .parse::<usize>()
-                .ok()
-                .filter(|k| (1..=MAX_WORLDS).contains(k))
-                .ok_or_else(|| SpecError::BadValue {
-                    policy: "expert".into(),
-                    key: "worlds".into(),
-                    value: text.into(),
-                    reason: format!("expected a whole number of worlds from 1 to {MAX_WORLDS}"),
-                })?,
-        };
+        let (default, max) = (DEFAULT_WORLDS as u64, MAX_WORLDS as u64);
+        let worlds = spec.count("worlds", default, max, "a whole number of worlds")? as usize;
         Ok(Expert { worlds })
     }
 
