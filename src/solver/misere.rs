@@ -25,7 +25,6 @@
 
 use super::search::Search;
 use crate::cards::bits;
-use crate::rules::MAX_PLAYERS;
 
 impl Search<'_> {
     /// At a trick start of a no-trump misère, whether sure-trick bounds settle the query, with
@@ -280,42 +279,49 @@ impl Search<'_> {
         }
         let theirs = self.live & !self.hands[self.declarer] & !self.trick_cards;
         let before = self.persistent_before(horizon);
-        let cheap = cheap_ballot(mine, theirs, before, horizon, every_suit);
-        if cheap.0 == 0 || !horizon.thorough {
-            return cheap;
+        if !horizon.thorough {
+            return cheap_ballot(mine, theirs, before, horizon, every_suit);
+        }
+        // The stronger counts only for the suits the cheap one fails (each suit's counts are
+        // its own), so that one goes over every suit.
+        let (failing, cheap) = cheap_ballot(mine, theirs, before, horizon, true);
+        if failing == 0 {
+            return (0, cheap);
         }
         // Only the defenders that can win a trick lead one; and a declarer playing its lowest
         // card of a suit loses the trick if a defender holding the suit must play above it.
         let (leads, floor, unbeaten) = self.leads_and_floors(theirs, horizon);
         if leads == theirs && floor == 0 {
-            return cheap;
+            return (failing, cheap);
         }
-        let count = ballot(mine, [theirs, leads], before, floor, horizon, every_suit);
-        let mut compared = count.compared;
+        let count = ballot(
+            mine & failing,
+            [theirs, leads],
+            before,
+            floor,
+            horizon,
+            every_suit,
+        );
+        let mut compared = cheap | count.compared;
         if count.by_leads != 0 {
             // The marks that keep out of the leads the defenders holding those suits.
             compared |= horizon.leading.compared;
-            for &(hand, marks) in unbeaten.seats() {
-                if hand & count.by_leads != 0 {
-                    compared |= marks;
-                }
-            }
+            compared |= self.unbeaten_marks(theirs, unbeaten, count.by_leads);
         }
         (count.failing, compared)
     }
 
     /// The cards of the defenders that may lead a trick of the horizon; the highest of the
     /// lowest cards of each suit of the defenders holding it throughout the horizon (0 in a
-    /// suit none does); and the others' hands with the cards compared to keep them out.
+    /// suit none does); and the other defenders, as a seat mask.
     ///
     /// The declarer never leads in the horizon, so who may lead are the seats that may win the
     /// trick before it (`horizon.leading`) and the defenders with a card of some suit above
     /// another defender's lowest of it. A defender whose every card is below every other
     /// defender's card of its suit never beats the card led to a trick (the declarer plays
     /// under it), so never leads; that stays so as the others' cards go.
-    fn leads_and_floors(&self, theirs: u64, horizon: &Horizon) -> (u64, u64, Unbeaten) {
-        let (mut leads, mut bottoms) = (0, 0);
-        let mut unbeaten = Unbeaten::default();
+    fn leads_and_floors(&self, theirs: u64, horizon: &Horizon) -> (u64, u64, u32) {
+        let (mut leads, mut bottoms, mut unbeaten) = (0, 0, 0);
         for seat in 0..self.players {
             let hand = self.hands[seat];
             if seat == self.declarer || hand == 0 {
@@ -326,11 +332,25 @@ impl Search<'_> {
             if horizon.leading.seats >> seat & 1 != 0 || hand & !bits::below_each(others) != 0 {
                 leads |= hand;
             } else {
-                unbeaten.push(hand, others & bits::whole_lanes(hand));
+                unbeaten |= 1 << seat;
             }
             bottoms |= bits::suit_bottoms(self.persistent(seat, horizon));
         }
         (leads, bits::suit_tops(bottoms), unbeaten)
+    }
+
+    /// The cards compared to keep out of the leads the defenders of `unbeaten` (a seat mask)
+    /// that hold a card of the suits `suits`: the other defenders' lowest card of each of
+    /// their suits.
+    fn unbeaten_marks(&self, theirs: u64, unbeaten: u32, suits: u64) -> u64 {
+        let mut marks = 0;
+        for seat in 0..self.players {
+            let hand = self.hands[seat];
+            if unbeaten >> seat & 1 != 0 && hand & suits != 0 {
+                marks |= bits::suit_bottoms(theirs & !hand) & bits::whole_lanes(hand);
+            }
+        }
+        marks
     }
 
     /// The cards of the suits that the seat before the declarer holds throughout the horizon.
@@ -425,21 +445,22 @@ fn cheap_ballot(
     (flagged(failing), compared & !flagged(failing))
 }
 
-/// How each suit fares in the counts of [`Search::duck_check`]: the suits (whole lanes)
-/// failing every count, the cards compared for the others, and the suits that only the count
-/// with the defenders that may lead passed.
+/// How the suits failing the cheap count fare in the stronger counts of
+/// [`Search::duck_check`]: the suits (whole lanes) failing them too, the cards compared for
+/// the others, and the suits that only the count with the defenders that may lead passed.
 struct Ballot {
     failing: u64,
     compared: u64,
     by_leads: u64,
 }
 
-/// The counts of [`Search::duck_check`] for the declarer's cards `mine`: under the cards led
-/// by all the defenders (`theirs`) or the seat before (`before`, the cards it holds
-/// throughout the horizon); under those led by the defenders that may lead (`leads`, a subset)
-/// or the seat before; and under `floor`, the highest of the lowest cards of each suit of the
-/// defenders holding it throughout (0 for none). A suit passes by the first count that
-/// passes in this order: all defenders, floor, leaders (the last needs the most marks).
+/// The stronger counts of [`Search::duck_check`] for the declarer's cards `mine` (of the
+/// suits that failed [`cheap_ballot`]): under `floor`, the highest of the lowest cards of
+/// each suit of the defenders holding it throughout (0 for none), while the defenders
+/// (`theirs`) hold the suit; and under the cards led by the defenders that may lead (`leads`,
+/// a subset of `theirs`) or the seat before (`before`, the cards it holds throughout the
+/// horizon). A suit passes by the first count that passes in this order (the last needs the
+/// most marks).
 #[inline]
 fn ballot(
     mine: u64,
@@ -449,19 +470,18 @@ fn ballot(
     horizon: &Horizon,
     every_suit: bool,
 ) -> Ballot {
-    let mut my = mine & bits::whole_lanes(theirs);
+    let mut my = mine;
     let (mut all, mut led, mut befores) = (theirs, leads, before);
     let first = bits::lane_flags(horizon.first);
     // The suits (as lane flags) failing each count and the cards each compared (with no
     // floor, or no smaller set of leaders, every suit fails that count).
     let mut fails = [
-        0,
         if floor == 0 { bits::LANE_TOPS } else { 0 },
         if leads == theirs { bits::LANE_TOPS } else { 0 },
     ];
-    let mut found = [0u64; 3];
+    let mut found = [0u64; 2];
     for i in 0..horizon.tricks {
-        let mut active = bits::lane_flags(my) & !(fails[0] & fails[1] & fails[2]);
+        let mut active = bits::lane_flags(my) & !(fails[0] & fails[1]);
         if i + 1 == horizon.tricks {
             // A suit the first trick cannot be led in has a trick fewer.
             active &= first;
@@ -469,10 +489,9 @@ fn ballot(
         // No further trick of a suit the defenders (or those that may lead) are out of.
         let counted = [
             active & bits::lane_flags(all),
-            active & bits::lane_flags(all),
             active & bits::lane_flags(led),
         ];
-        if counted[0] | counted[2] == 0 {
+        if counted[0] | counted[1] == 0 {
             break;
         }
         let card = bits::suit_bottoms(my) & flagged(active);
@@ -482,18 +501,13 @@ fn ballot(
             bits::suit_bottoms(led),
             bits::suit_bottoms(befores),
         );
-        // The i-th lowest card led, or of the seat before, or the floor, above the
-        // declarer's.
-        let above = [
-            (lowest | lowest_before) & under,
-            floor & under,
-            (lowest_led | lowest_before) & under,
-        ];
-        for way in 0..3 {
+        // The floor, or the i-th lowest card led or of the seat before, above the declarer's.
+        let above = [floor & under, (lowest_led | lowest_before) & under];
+        for way in 0..2 {
             fails[way] |= counted[way] & !bits::lane_flags(above[way]);
             found[way] |= above[way];
         }
-        if fails[0] & fails[1] & fails[2] != 0 && !every_suit {
+        if fails[0] & fails[1] != 0 && !every_suit {
             break;
         }
         my &= !card;
@@ -501,34 +515,12 @@ fn ballot(
         led &= !lowest_led;
         befores &= !lowest_before;
     }
-    let [by_all, by_floor, by_leads] = [0, 1, 2].map(|way| !flagged(fails[way]));
-    let by_floor = by_floor & !by_all;
-    let by_leads = by_leads & !by_all & !by_floor;
+    let by_floor = !flagged(fails[0]);
+    let by_leads = !flagged(fails[1]) & !by_floor;
     Ballot {
-        failing: !(by_all | by_floor | by_leads) & bits::whole_lanes(mine),
-        compared: found[0] & by_all | found[1] & by_floor | found[2] & by_leads,
+        failing: !(by_floor | by_leads) & bits::whole_lanes(mine),
+        compared: found[0] & by_floor | found[1] & by_leads,
         by_leads,
-    }
-}
-
-/// The defenders that never lead in a horizon: each one's hand and the cards compared to
-/// know it (the other defenders' lowest card of each of its suits).
-#[derive(Default)]
-struct Unbeaten {
-    seats: [(u64, u64); MAX_PLAYERS],
-    count: usize,
-}
-
-impl Unbeaten {
-    fn push(&mut self, hand: u64, compared: u64) {
-        self.seats[self.count] = (hand, compared);
-        self.count += 1;
-    }
-}
-
-impl Unbeaten {
-    fn seats(&self) -> &[(u64, u64)] {
-        &self.seats[..self.count]
     }
 }
 
