@@ -100,8 +100,10 @@ impl Pimc {
         }
         prefer(&mut candidates, natural);
         let knowledge = Knowledge::of(view);
-        let worlds: Vec<Position> = (0..self.worlds)
-            .map(|_| layout(view, &knowledge.sample(rng)))
+        // Every world is the first with other hands: checked once, not at every world.
+        let first = layout(view, &knowledge.sample(rng));
+        let worlds: Vec<Position> = std::iter::once(first)
+            .chain((1..self.worlds).map(|_| first.with_hands(&knowledge.sample(rng))))
             .collect();
         let scan = Scan {
             view,
