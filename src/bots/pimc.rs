@@ -9,7 +9,9 @@
 //!    plays the [`heuristic`](super::heuristic)'s card without sampling or solving.
 //! 3. **Worlds**: otherwise K layouts of the hidden hands are sampled uniformly among those
 //!    consistent with what the seat knows ([`worlds`](crate::eval::worlds)), from the RNG the
-//!    driver hands in (K draws of worlds per such decision, whatever is solved afterwards).
+//!    driver hands in. Every such decision uses all K worlds: no rule stops sampling early (one
+//!    that stopped comparing cards that agreed so far lost much of PIMC's strength), so the
+//!    stream's use does not depend on what is solved.
 //! 4. **The card**: a candidate *wins* a world when, solved double dummy after it is played,
 //!    the contract is made (for the declarer) or defeated (for a defender); the target query
 //!    [`Solver::can_make`] answers it. The seat plays the candidate that wins the most worlds;
@@ -94,8 +96,10 @@ impl Pimc {
         }
         prefer(&mut candidates, natural);
         let knowledge = Knowledge::of(view);
-        let worlds: Vec<Position> = (0..self.worlds)
-            .map(|_| layout(view, &knowledge.sample(rng)))
+        // Every world is the first with other hands: checked once, not at every world.
+        let first = layout(view, &knowledge.sample(rng));
+        let worlds: Vec<Position> = std::iter::once(first)
+            .chain((1..self.worlds).map(|_| first.with_hands(&knowledge.sample(rng))))
             .collect();
         let scan = Scan {
             view,

@@ -174,6 +174,29 @@ impl Position {
         }
     }
 
+    /// The same position with `hands` (by seat, at least one per player) in place of its own:
+    /// for the layouts sampled around one seat's view, whose hands hold as many cards as this
+    /// position's and no card of its trick, so that what [`Position::new`] checks holds by
+    /// construction (checked in debug builds).
+    pub fn with_hands(self, hands: &[CardSet]) -> Position {
+        let hands = &hands[..self.players];
+        let mut position = self;
+        position.hands[..self.players].copy_from_slice(hands);
+        debug_assert_eq!(
+            Position::new(
+                hands,
+                self.declarer,
+                self.trump,
+                self.misere,
+                self.leader,
+                self.trick()
+            ),
+            Ok(position),
+            "the hands do not make a position"
+        );
+        position
+    }
+
     /// The same position with `trump` as the trump suit (for an opening lead that chooses it).
     pub fn with_trump(mut self, trump: Option<Suit>) -> Position {
         self.trump = trump;
