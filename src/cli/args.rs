@@ -361,9 +361,9 @@ pub struct HandArgs {
     pub seat: usize,
     /// Play policy of every seat. The default, PIMC with 16 worlds a decision (as the strong
     /// bid tables play), answers a clear hand in under a second on two cores at four players
-    /// under the default profile, a close call (4000 worlds) in about two. More seats take
-    /// longer, and a profile with Misère longer still at five and six players (PIMC's misère
-    /// defence is the slow part). `heuristic` is hundreds of times faster; `dd` (every seat
+    /// under the default profile; a close call (4000 worlds) takes about eight times as long.
+    /// More seats take longer, and a profile with Misère longer still at six players and more
+    /// (PIMC's misère defence is the slow part). `heuristic` is hundreds of times faster; `dd` (every seat
     /// sees every card) gives the double-dummy P(make).
     #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
     pub play: String,
