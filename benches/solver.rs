@@ -40,40 +40,33 @@ fn solver(c: &mut Criterion) {
         group.throughput(Throughput::Elements(count as u64));
         // A fresh solver per iteration (made outside the timing): its table must not remember
         // the same deals from the previous iteration.
-        let known = if players == 4 { KNOWN_4P } else { KNOWN_7P };
-        group.bench_function(format!("{players}p value with lead choice"), |b| {
-            b.iter_batched(
-                || Solver::new(players),
-                |mut solver| {
-                    let mut values = [0u32; 6];
-                    for h in &hands {
-                        values[usize::from(solver.best_opening(h, 0, &Opening::TRUMPS))] += 1;
-                    }
-                    assert_eq!(
-                        values, known,
-                        "{players}p: deals by best value, {count} deals of seed 2026"
-                    );
-                    black_box(values)
-                },
-                BatchSize::LargeInput,
-            )
-        });
+        // The same 4p deals as misères too: `solve --random --misere` beside the trump contract.
+        let mut cases = vec![("", Opening::TRUMPS, KNOWN_4P)];
         if players == 4 {
-            // The same deals as misères: `solve --random --misere` against the trump contract.
-            group.bench_function("4p misere value with lead choice", |b| {
+            cases.push(("misere ", Opening::MISERE, KNOWN_4P_MISERE));
+        } else {
+            cases[0].2 = KNOWN_7P;
+        }
+        for (kind, opening, known) in cases {
+            group.bench_function(format!("{players}p {kind}value with lead choice"), |b| {
                 b.iter_batched(
                     || Solver::new(players),
                     |mut solver| {
                         let mut values = [0u32; 6];
                         for h in &hands {
-                            values[usize::from(solver.best_opening(h, 0, &Opening::MISERE))] += 1;
+                            values[usize::from(solver.best_opening(h, 0, &opening))] += 1;
                         }
-                        assert_eq!(values, KNOWN_4P_MISERE, "4p misère: deals by best value");
+                        assert_eq!(
+                            values, known,
+                            "{players}p {kind}: deals by best value, {count} deals of seed 2026"
+                        );
                         black_box(values)
                     },
                     BatchSize::LargeInput,
                 )
             });
+        }
+        if players == 4 {
             group.bench_function("4p target query (three)", |b| {
                 b.iter_batched(
                     || Solver::new(players),
