@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the committed tables in results/ from their recorded commands: the README's
-# example, then every run of configs/experiments/guide.tsv. With arguments, only the runs whose
+# example, then every run of configs/experiments/guide.tsv (scripts/shard-table.sh runs a long
+# one as shards over several sessions; the merged tables are the same bytes). With arguments, only the runs whose
 # name contains one of them (`scripts/reproduce-results.sh heuristic-4p pub-guide/pimc`).
 # The CSV, Markdown and SVG files come back byte for byte (the manifests record timings).
 set -euo pipefail
@@ -22,16 +23,30 @@ if wanted example "$@"; then
     "$napsim" simulate --deals 1000000 --seed 7 --out results/example.csv --quiet
 fi
 
-while read -r name command rules players deals play dd by seed; do
+# The sampling flags of a run: `--deals D`, or `--per-class N --classes FILE` for a deals
+# column `per-class=N` (FILE from the classes column).
+sampling_args() {
+    case $1 in
+    per-class=*) echo "--per-class ${1#per-class=} --classes $2" ;;
+    *) echo "--deals $1" ;;
+    esac
+}
+
+while read -r name command rules players deals play dd by seed classes; do
     case $name in '#'* | '') continue ;; esac
     wanted "$name" "$@" || continue
     mkdir -p "results/$(dirname "$name")"
     echo "== $name" >&2
     case $command in
     bid-table)
-        "$napsim" --rules "$rules" bid-table --players "$players" --deals "$deals" \
+        # shellcheck disable=SC2207
+        sampling=($(sampling_args "$deals" "$classes"))
+        plot=(--plot "results/$name.svg")
+        # Class-targeted runs draw no chart (it would pool classes as if equally common).
+        [[ $deals == per-class=* ]] && plot=()
+        "$napsim" --rules "$rules" bid-table --players "$players" "${sampling[@]}" \
             --play "$play" --dd-deals "$dd" --by "$by" --seed "$seed" --quiet \
-            --out "results/$name.csv" --markdown "results/$name.md" --plot "results/$name.svg"
+            --out "results/$name.csv" --markdown "results/$name.md" "${plot[@]}"
         ;;
     thresholds)
         "$napsim" --rules "$rules" thresholds --players "$players" --deals "$deals" \

@@ -507,6 +507,42 @@ fn an_expert_bid_table_is_the_same_whatever_the_threads_and_shards() {
         "--seed",
         "4",
     ];
+    assert_threads_and_shards_agree(d, &command);
+}
+
+/// A stratified bid table draws each class's hands from the block streams: one thread, two
+/// threads and three shards give the same bytes, class shares included.
+#[test]
+fn a_stratified_bid_table_is_the_same_whatever_the_threads_and_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("classes.txt"),
+        "2 trumps A-x, 1 void\n3 trumps A-K-x, 1 side ace, 1 void\n4 trumps A-x-x-x, 2 voids\n",
+    )
+    .unwrap();
+    let command = [
+        "bid-table",
+        "--per-class",
+        "700",
+        "--classes",
+        "classes.txt",
+        "--dd-deals",
+        "50",
+        "--seed",
+        "8",
+    ];
+    assert_threads_and_shards_agree(d, &command);
+    assert!(
+        String::from_utf8(read(d, "single-1.csv"))
+            .unwrap()
+            .contains("class_share")
+    );
+}
+
+/// `command` (a bid table) writes the same CSV with one thread (`single-1.csv`), two threads
+/// (`single-2.csv`) and three shards merged (`merged.csv`).
+fn assert_threads_and_shards_agree(d: &Path, command: &[&str]) {
     for threads in ["1", "2"] {
         let mut single = command.to_vec();
         let out = format!("single-{threads}.csv");
@@ -514,7 +550,7 @@ fn an_expert_bid_table_is_the_same_whatever_the_threads_and_shards() {
         ok(d, &single);
     }
     assert!(read(d, "single-1.csv") == read(d, "single-2.csv"));
-    let parts = shards(d, &command, 3);
+    let parts = shards(d, command, 3);
     let mut merge = vec!["merge"];
     merge.extend(parts.iter().map(String::as_str));
     merge.extend(["--out", "merged.csv"]);

@@ -55,6 +55,7 @@ impl Thresholds {
             dd_deals: 0,
             scheme: Scheme::Strength,
             opener: self.policies.opener.as_ref(),
+            strata: None,
         }
     }
 }

@@ -236,13 +236,31 @@ pub struct BidTableArgs {
     /// renaming of the suits, for the `table` bid policy).
     #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "coarse", "exact"])]
     pub by: String,
-    /// Count the double-dummy P(make) on the first M deals only (default: all of them).
+    /// Count the double-dummy P(make) on the first M deals only (default: all of them); with
+    /// --per-class, on the first M hands of each class and seat.
     #[arg(long, value_name = "M", value_parser = parse_whole)]
     pub dd_deals: Option<u64>,
-    /// Leave out classes with fewer hands than this (at a seat).
-    #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_whole)]
-    pub min_hands: u64,
-    /// Write the CSV here (and its manifest to FILE.csv.meta.json).
+    /// Class-targeted sampling: play N hands of every shown class at every seat, each drawn
+    /// uniformly within its class (the rest of the deal at random, redrawn until the earlier
+    /// seats pass), instead of --deals random deals. The CSV gains `class_share`: the class's
+    /// share of the hands reaching the seat (exact at seat 0, estimated at later seats).
+    /// Pooled groups would weigh every class alike, so --plot is left to random deals.
+    #[arg(long, value_name = "N", value_parser = parse_count, conflicts_with = "plot")]
+    pub per_class: Option<u64>,
+    /// With --per-class: the classes to play, from a bid table's CSV (its seat and class
+    /// columns: the rows it shows) or a file of class labels, one per line (every seat).
+    /// Default: every class of --by.
+    #[arg(long, value_name = "FILE", requires = "per_class")]
+    pub classes: Option<PathBuf>,
+    /// With --per-class: one class to play at every seat, by its label (`"4 trumps A-K-x-x, 1
+    /// side ace, 2 voids"`); repeat for more, alone or with --classes.
+    #[arg(long, value_name = "LABEL", requires = "per_class")]
+    pub class: Vec<String>,
+    /// Leave out classes with fewer hands than this (at a seat) [default: 1000, with
+    /// --per-class its N].
+    #[arg(long, value_name = "N", value_parser = parse_whole)]
+    pub min_hands: Option<u64>,
+    /// Write the CSV here (and its manifest to FILE.csv.meta.json); `-` for stdout.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
     /// Write the Markdown tables here.

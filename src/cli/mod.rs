@@ -175,14 +175,24 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::BidTable(a) => {
             let profile = load_profile(rules)?;
             let deals = a.run.deals;
+            // Per class, the double-dummy count runs on each pair's first hands.
+            let dd_cap = a.per_class.unwrap_or(deals);
+            let classes = match &a.classes {
+                Some(path) => read_class_picks(path)?,
+                None => Vec::new(),
+            };
             let job = BidTableJob {
                 players: a.run.players,
                 deals,
                 by: a.by,
-                dd_deals: a.dd_deals.unwrap_or(deals).min(deals),
-                min_hands: a.min_hands,
+                dd_deals: a.dd_deals.unwrap_or(dd_cap).min(dd_cap),
+                min_hands: a.min_hands.unwrap_or(a.per_class.unwrap_or(1000)),
                 input_files: Default::default(),
                 play: a.run.play,
+                per_class: a.per_class,
+                classes_file: a.classes.map(|p| p.display().to_string()),
+                classes,
+                class_labels: a.class,
             };
             let outputs = Outputs {
                 out: a.out,
@@ -271,6 +281,19 @@ fn long<C: Render>(
 /// A flag that the first SIGINT, SIGTERM or SIGHUP (a closed terminal) sets; a second one,
 /// while the run is still stopping, exits at once. SIGHUP is left alone when it was ignored at
 /// the start: `nohup napsim ...` asks to outlive the terminal.
+/// The (seat, class label) picks of a `--classes` file.
+fn read_class_picks(path: &std::path::Path) -> Result<Vec<(Option<usize>, String)>, Error> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::input(format!("--classes {shown}: {e}")))?;
+    let picks = crate::analysis::bid_table::strata::read_picks(&text)
+        .map_err(|e| Error::input(format!("--classes {shown}: {e}")))?;
+    if picks.is_empty() {
+        return Err(Error::input(format!("--classes {shown}: names no class")));
+    }
+    Ok(picks)
+}
+
 fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));

@@ -1,5 +1,7 @@
 //! `napsim bid-table`'s outputs.
 
+use std::path::Path;
+
 use super::{Finished, Render, shell_word};
 use crate::analysis::bid_table::{self, BidTable, BidTableTally};
 use crate::error::Error;
@@ -17,14 +19,29 @@ impl Render for BidTable {
         bid_table::check_seats(tally, job.players)?;
         let seed = finished.identity.seed;
         let config = self.config(seed);
+        if let Some(strata) = &config.strata {
+            bid_table::check_strata(tally, strata, config.scheme)?;
+        }
         let rows = bid_table::rows(tally, &config, job.min_hands);
-        // The command that reproduces the tables: resolved arguments, no paths or thread count.
+        // The command that reproduces the tables: resolved arguments, no thread count.
+        let sampling = match job.per_class {
+            Some(n) => {
+                let mut flags = format!("--per-class {n}");
+                if let Some(file) = &job.classes_file {
+                    flags += &format!(" --classes {}", shell_word(file));
+                }
+                for label in &job.class_labels {
+                    flags += &format!(" --class {}", shell_word(label));
+                }
+                flags
+            }
+            None => format!("--deals {}", job.deals),
+        };
         let command = format!(
-            "napsim --rules {} bid-table --players {} --deals {} --play {} --seed {seed} --by {} \
+            "napsim --rules {} bid-table --players {} {sampling} --play {} --seed {seed} --by {} \
              --dd-deals {} --min-hands {}",
             profile.name(),
             job.players,
-            job.deals,
             shell_word(&job.play),
             job.by,
             job.dd_deals,
@@ -35,6 +52,7 @@ impl Render for BidTable {
             profile: profile.name(),
             play: &job.play,
             deals: job.deals,
+            per_class: job.per_class,
             dd_deals: job.dd_deals,
             min_hands: job.min_hands,
             coverage: [(
@@ -58,7 +76,11 @@ impl Render for BidTable {
         if let Some(path) = &outputs.out {
             let csv = report::csv_bytes_with_header(&rows)
                 .map_err(|e| Error::runtime(format!("cannot format CSV: {e}")))?;
-            rendered.add_with_meta(path, csv, &finished.meta(Some(command)));
+            if path == Path::new("-") {
+                rendered.stdout = csv;
+            } else {
+                rendered.add_with_meta(path, csv, &finished.meta(Some(command)));
+            }
         }
         if let Some(path) = &outputs.markdown {
             rendered.add(path, markdown.into_bytes());
@@ -70,8 +92,14 @@ impl Render for BidTable {
         }
         let shown = rows.len() / profile.bids().len().max(1);
         rendered.stderr += &format!(
-            "{} deals in {:.2} s; {shown} (seat, class) rows shown\n",
-            job.deals, finished.run.elapsed_seconds
+            "{} {} in {:.2} s; {shown} (seat, class) rows shown\n",
+            tally.deals,
+            if job.per_class.is_some() {
+                "hands"
+            } else {
+                "deals"
+            },
+            finished.run.elapsed_seconds
         );
         Ok(rendered)
     }

@@ -167,7 +167,11 @@ pub fn run_long<C: Render>(
     };
     let finished = Finished {
         identity: done.identity,
-        run: RunInfo::here(Some(run.controls.threads), done.elapsed_seconds),
+        run: RunInfo::here(
+            Some(run.controls.threads),
+            done.elapsed_seconds,
+            done.cpu_seconds,
+        ),
         outputs: run.outputs,
     };
     command.render(&done.tally, &finished)
@@ -242,7 +246,7 @@ pub fn merge(parts: &[PathBuf], rules: Option<&str>, outputs: Outputs) -> Result
         identity: merged.identity.clone(),
         run: RunInfo {
             merged_parts: parts.iter().map(|p| p.display().to_string()).collect(),
-            ..RunInfo::here(None, merged.elapsed_seconds)
+            ..RunInfo::here(None, merged.elapsed_seconds, merged.cpu_seconds)
         },
         outputs,
     };

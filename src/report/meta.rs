@@ -30,18 +30,21 @@ pub struct RunInfo {
     pub threads: Option<usize>,
     /// Seconds of computing (summed over resumptions, and over the parts of a merge).
     pub elapsed_seconds: f64,
+    /// CPU seconds of computing, user and system, every thread (summed likewise).
+    pub cpu_seconds: f64,
     /// The partial files merged into this output (`napsim merge`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub merged_parts: Vec<String>,
 }
 
 impl RunInfo {
-    /// This process's command line, with its thread count and computing time.
-    pub fn here(threads: Option<usize>, elapsed_seconds: f64) -> RunInfo {
+    /// This process's command line, with its thread count and computing times.
+    pub fn here(threads: Option<usize>, elapsed_seconds: f64, cpu_seconds: f64) -> RunInfo {
         RunInfo {
             argv: std::env::args().collect(),
             threads,
             elapsed_seconds,
+            cpu_seconds,
             merged_parts: Vec::new(),
         }
     }

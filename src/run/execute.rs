@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::LongCommand;
-use super::partial::{self, Identity, Partial, RawPartial};
+use super::partial::{self, Identity, Partial, RawPartial, Spent, process_cpu_seconds};
 use crate::error::Error;
 use crate::files;
 use crate::sim::{self, Plan, Progress, RunError, RunState, Shard};
@@ -58,6 +58,8 @@ pub struct Done<T> {
     pub tally: T,
     /// Seconds of computing.
     pub elapsed_seconds: f64,
+    /// CPU seconds of computing.
+    pub cpu_seconds: f64,
 }
 
 /// The run controls, checked, with the checkpoint to resume from already read.
@@ -188,9 +190,9 @@ impl<'p> Execution<'p> {
                 C::NAME
             )));
         }
-        let (state, elapsed_before) = match &self.resume {
+        let (state, spent_before) = match &self.resume {
             Some((path, part)) => resumed_state(path, part, identity, bids)?,
-            None => (RunState::default(), 0.0),
+            None => (RunState::default(), Spent::default()),
         };
         if adaptive && !sim::is_prefix(&state.done) {
             return Err(Error::input(
@@ -207,7 +209,13 @@ impl<'p> Execution<'p> {
         let shard_units = identity.units_in(&blocks);
         let progress = self.progress;
         let start = Instant::now();
-        let elapsed = || elapsed_before + start.elapsed().as_secs_f64();
+        let cpu_start = process_cpu_seconds();
+        let elapsed = || {
+            spent_before.plus(Spent {
+                elapsed_seconds: start.elapsed().as_secs_f64(),
+                cpu_seconds: process_cpu_seconds() - cpu_start,
+            })
+        };
         let save_to = self
             .checkpoint
             .clone()
@@ -327,11 +335,12 @@ impl<'p> Execution<'p> {
             let out = out.expect("checked in Execution::new: a shard has --out");
             save(out, identity, shard, &state, elapsed)?;
             progress.info(&format!(
-                "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {elapsed:.2} s, \
+                "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {:.2} s, \
                  written to {}",
                 blocks.start,
                 blocks.end,
                 identity.blocks(),
+                elapsed.elapsed_seconds,
                 out.display()
             ));
             return Ok(None);
@@ -339,7 +348,8 @@ impl<'p> Execution<'p> {
         Ok(Some(Done {
             identity: identity.clone(),
             tally: state.tally,
-            elapsed_seconds: elapsed,
+            elapsed_seconds: elapsed.elapsed_seconds,
+            cpu_seconds: elapsed.cpu_seconds,
         }))
     }
 }
@@ -359,7 +369,7 @@ fn resumed_state<T: serde::de::DeserializeOwned + sim::Tally>(
     part: &RawPartial,
     identity: &Identity,
     bids: usize,
-) -> Result<(RunState<T>, f64), Error> {
+) -> Result<(RunState<T>, Spent), Error> {
     if let Some((field, ours, theirs)) = identity.difference(&part.identity) {
         return Err(Error::input(format!(
             "--resume {} was saved by a different run: {field} is {theirs} there, {ours} here",
@@ -372,7 +382,11 @@ fn resumed_state<T: serde::de::DeserializeOwned + sim::Tally>(
         done: part.done.clone(),
         tally,
     };
-    Ok((state, part.elapsed_seconds))
+    let spent = Spent {
+        elapsed_seconds: part.elapsed_seconds,
+        cpu_seconds: part.cpu_seconds,
+    };
+    Ok((state, spent))
 }
 
 /// Writes a partial file atomically.
@@ -381,7 +395,7 @@ fn save<T: Serialize>(
     identity: &Identity,
     shard: Shard,
     state: &RunState<T>,
-    elapsed: f64,
+    elapsed: Spent,
 ) -> Result<(), Error> {
     // The tally by reference: a checkpoint does not copy it.
     let view = RunState {

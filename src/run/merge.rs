@@ -17,6 +17,8 @@ pub struct Merged {
     pub parts: Vec<RawPartial>,
     /// Seconds of computing, summed over the parts.
     pub elapsed_seconds: f64,
+    /// CPU seconds of computing, summed over the parts.
+    pub cpu_seconds: f64,
 }
 
 /// Reads the partial files `paths` and checks that they form one complete run of this
@@ -40,11 +42,13 @@ pub fn read_parts(paths: &[PathBuf]) -> Result<Merged, Error> {
     }
     let profile = Profile::from_toml(&identity.profile_toml, &identity.profile)?;
     let elapsed_seconds = parts.iter().map(|(_, p)| p.elapsed_seconds).sum();
+    let cpu_seconds = parts.iter().map(|(_, p)| p.cpu_seconds).sum();
     Ok(Merged {
         identity,
         profile,
         parts: parts.into_iter().map(|(_, p)| p).collect(),
         elapsed_seconds,
+        cpu_seconds,
     })
 }
 
@@ -58,6 +62,7 @@ pub fn merge_parts<C: LongCommand>(merged: Merged) -> Result<(C, Done<C::Tally>)
         identity: merged.identity,
         tally,
         elapsed_seconds: merged.elapsed_seconds,
+        cpu_seconds: merged.cpu_seconds,
     };
     Ok((command, done))
 }

@@ -150,20 +150,25 @@ pub struct Partial<T> {
     pub done: BlockSet,
     /// Seconds spent computing these blocks (summed over resumptions).
     pub elapsed_seconds: f64,
+    /// CPU seconds (user and system, every thread) spent on them; 0 in parts written before
+    /// napsim recorded it.
+    #[serde(default)]
+    pub cpu_seconds: f64,
     /// The merged tally of the finished blocks.
     pub tally: T,
 }
 
 impl<T> Partial<T> {
     /// The part of `identity`'s run that `shard` covers, at `state`.
-    pub fn new(identity: Identity, shard: Shard, state: RunState<T>, elapsed: f64) -> Partial<T> {
+    pub fn new(identity: Identity, shard: Shard, state: RunState<T>, spent: Spent) -> Partial<T> {
         Partial {
             format: FORMAT.to_string(),
             format_version: FORMAT_VERSION,
             identity,
             shard,
             done: state.done,
-            elapsed_seconds: elapsed,
+            elapsed_seconds: spent.elapsed_seconds,
+            cpu_seconds: spent.cpu_seconds,
             tally: state.tally,
         }
     }
@@ -357,6 +362,36 @@ fn and_more(more: &u64) -> String {
     } else {
         String::new()
     }
+}
+
+/// Time spent on (part of) a run: wall-clock and CPU seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spent {
+    /// Wall-clock seconds.
+    pub elapsed_seconds: f64,
+    /// CPU seconds, user and system, of every thread.
+    pub cpu_seconds: f64,
+}
+
+impl Spent {
+    /// Both times summed.
+    pub fn plus(self, other: Spent) -> Spent {
+        Spent {
+            elapsed_seconds: self.elapsed_seconds + other.elapsed_seconds,
+            cpu_seconds: self.cpu_seconds + other.cpu_seconds,
+        }
+    }
+}
+
+/// CPU seconds (user and system, every thread) this process has used so far.
+pub fn process_cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// A partial file whose tally is not yet decoded (its command says which tally it holds).
@@ -569,7 +604,7 @@ mod tests {
             done,
             tally: raw(serde_json::json!({})),
         };
-        Partial::new(id, shard, state, 0.0)
+        Partial::new(id, shard, state, Spent::default())
     }
 
     fn check(parts: &[RawPartial]) -> Result<(), String> {

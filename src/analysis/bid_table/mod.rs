@@ -8,13 +8,14 @@
 //! Tallies are integers keyed by (seat, class) in ordered maps, so blocks merge exactly.
 
 pub mod chart;
+pub mod strata;
 
 use std::collections::BTreeMap;
 
 use crate::game::{Call, DealState, Shuffler};
 use crate::policy::auction_turn;
 use crate::policy::{BidPolicy, PlayPolicy};
-use crate::rng::next_u64;
+use crate::rng::{below, next_u64};
 use crate::rules::Profile;
 use serde::{Deserialize, Serialize};
 
@@ -25,9 +26,10 @@ use crate::sim::{Block, Tally, TallyError};
 use crate::stats::{mean_se, wilson95};
 
 pub use crate::eval::classes::{Class, Scheme};
-use crate::eval::hand::worlds::World;
+use crate::eval::hand::worlds::{World, WorldDealer};
 use crate::eval::hand::{BidOutcomes, HandQuery};
 pub use chart::{BidChart, ChartGroup};
+use strata::{ClassIndex, MAX_DRAWS_PER_HAND, PASSES};
 
 /// Deals per block. Part of the determinism contract: changing it changes the results.
 pub const BLOCK_SIZE: u64 = 1024;
@@ -50,6 +52,21 @@ pub struct BidTableConfig<'a> {
     pub scheme: Scheme,
     /// The bid policy deciding whether the earlier seats pass.
     pub opener: &'a dyn BidPolicy,
+    /// Class-targeted sampling, or None for random deals.
+    pub strata: Option<&'a Strata>,
+}
+
+/// What a stratified run (`--per-class N`) plays: N hands of each (seat, class) pair.
+#[derive(Debug)]
+pub struct Strata {
+    /// Every hand of the pack by class.
+    pub index: ClassIndex,
+    /// The (seat, class) pairs, in the order their hands are played.
+    pub pairs: Vec<(usize, Class)>,
+    /// Hands per pair.
+    pub per_class: u64,
+    /// The double-dummy makes are counted on each pair's first `dd_hands` hands.
+    pub dd_hands: u64,
 }
 
 /// The tallies of one (seat, class). Stored in files as the array `[hands, dd_hands, bids]`.
@@ -93,6 +110,14 @@ pub struct BidTableTally {
     /// keys must be strings).
     #[serde(with = "entries")]
     pub classes: BTreeMap<(usize, Class), ClassTally>,
+    /// Stratified runs: per (seat, class), the deals drawn for its hands, those an earlier seat
+    /// did not pass included.
+    #[serde(default, with = "entries", skip_serializing_if = "BTreeMap::is_empty")]
+    pub draws: BTreeMap<(usize, Class), u64>,
+    /// Stratified runs: per seat, how many of the plain random deals (one per hand played)
+    /// reached it with every earlier seat passing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reached: Vec<u64>,
 }
 
 /// A map with tuple keys (de)serialised as a list of `[key, value]` entries.
@@ -130,6 +155,14 @@ impl Tally for BidTableTally {
     }
 
     fn check(&self, bids: usize) -> Result<(), TallyError> {
+        for (key, &draws) in &self.draws {
+            if self.classes.get(key).map_or(0, |t| t.hands) > draws {
+                return Err(TallyError::ClassCounts);
+            }
+        }
+        if self.reached.iter().any(|&r| r > self.deals) {
+            return Err(TallyError::ClassCounts);
+        }
         for t in self.classes.values() {
             if t.bids.len() != bids || t.dd_hands > t.hands {
                 return Err(TallyError::ClassCounts);
@@ -143,6 +176,15 @@ impl Tally for BidTableTally {
 
     fn merge(&mut self, other: BidTableTally) {
         self.deals += other.deals;
+        for (key, draws) in other.draws {
+            *self.draws.entry(key).or_default() += draws;
+        }
+        if self.reached.len() < other.reached.len() {
+            self.reached.resize(other.reached.len(), 0);
+        }
+        for (a, b) in self.reached.iter_mut().zip(&other.reached) {
+            *a += b;
+        }
         for (key, theirs) in other.classes {
             let ours = self.classes.entry(key).or_default();
             ours.hands += theirs.hands;
@@ -162,7 +204,6 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
     let profile = config.profile;
     let players = config.players;
     let dealer = players - 1;
-    let bids = profile.bids().len();
     let mut tally = BidTableTally {
         deals: block.len,
         ..BidTableTally::default()
@@ -187,30 +228,104 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
             dealt.spare,
         );
         for seat in 0..players {
-            let hand = world.hands[seat];
-            let query = HandQuery {
-                profile,
-                players,
-                seat,
-                hand,
-                after: &[],
-                others: config.opener,
-                play: config.play,
-                dd_column: dd,
-            };
-            let entry = tally
-                .classes
-                .entry((seat, config.scheme.class(hand)))
-                .or_insert_with(|| ClassTally {
-                    bids: vec![BidOutcomes::default(); bids],
-                    ..ClassTally::default()
-                });
-            entry.hands += 1;
-            entry.dd_hands += u64::from(dd);
             let seed = next_u64(&mut block.policy_rng);
-            query.evaluate_world(&world, seed, &mut entry.bids);
+            evaluate_seat(config, &mut tally, &world, seat, dd, seed);
             // Later seats count only while everyone so far has passed (as in a real auction:
             // a seat may take the spare hand or look at the floater first).
+            if auction_turn(&mut auction, config.opener, &mut block.policy_rng) != Call::Pass {
+                break;
+            }
+        }
+    }
+    tally
+}
+
+/// Evaluates the hand of `seat` in `world` for every bid (the plays drawing from `seed`) and
+/// tallies it under its class.
+fn evaluate_seat(
+    config: &BidTableConfig,
+    tally: &mut BidTableTally,
+    world: &World,
+    seat: usize,
+    dd: bool,
+    seed: u64,
+) {
+    let hand = world.hands[seat];
+    let query = HandQuery {
+        profile: config.profile,
+        players: config.players,
+        seat,
+        hand,
+        after: &[],
+        others: config.opener,
+        play: config.play,
+        dd_column: dd,
+    };
+    let entry = tally
+        .classes
+        .entry((seat, config.scheme.class(hand)))
+        .or_insert_with(|| ClassTally {
+            bids: vec![BidOutcomes::default(); config.profile.bids().len()],
+            ..ClassTally::default()
+        });
+    entry.hands += 1;
+    entry.dd_hands += u64::from(dd);
+    query.evaluate_world(world, seed, &mut entry.bids);
+}
+
+/// The hands of one block of a stratified run: unit `u` is hand `u % per_class` of pair
+/// `u / per_class`. See [`strata`].
+pub fn stratified_block(
+    config: &BidTableConfig,
+    strata: &Strata,
+    mut block: Block,
+) -> BidTableTally {
+    let profile = config.profile;
+    let players = config.players;
+    let mut tally = BidTableTally {
+        deals: block.len,
+        reached: vec![0; players],
+        ..BidTableTally::default()
+    };
+    let mut shuffler = Shuffler::new(profile, players);
+    for i in 0..block.len {
+        let unit = block.index * BLOCK_SIZE + i;
+        let (seat, class) = strata.pairs[(unit / strata.per_class) as usize];
+        let bucket = strata.index.hands(class);
+        let mut drawn = 0;
+        // None when the earlier seats keep bidding: the pair then ends short of its hands,
+        // which the run reports.
+        let world = loop {
+            if drawn == MAX_DRAWS_PER_HAND {
+                break None;
+            }
+            drawn += 1;
+            let hand = bucket[below(&mut block.deal_rng, bucket.len() as u64) as usize];
+            let dealer =
+                WorldDealer::new(profile, players, seat, hand, &PASSES[..seat], config.opener);
+            let world = dealer.draw(&mut block.deal_rng);
+            if dealer.accepts(&world, &mut block.policy_rng) {
+                break Some(world);
+            }
+        };
+        *tally.draws.entry((seat, class)).or_default() += drawn;
+        if let Some(world) = world {
+            let dd = unit % strata.per_class < strata.dd_hands;
+            let seed = next_u64(&mut block.policy_rng);
+            evaluate_seat(config, &mut tally, &world, seat, dd, seed);
+        }
+        // One plain deal: how far its auction passes estimates how many hands reach each seat.
+        shuffler.reset();
+        let dealt = shuffler.deal(players - 1, &mut block.deal_rng);
+        let mut auction = DealState::with_table_cards(
+            profile,
+            players - 1,
+            dealt.hands(players),
+            dealt.floater,
+            dealt.spare,
+        );
+        for reached in tally.reached.iter_mut() {
+            *reached += 1;
             if auction_turn(&mut auction, config.opener, &mut block.policy_rng) != Call::Pass {
                 break;
             }
@@ -237,6 +352,21 @@ pub struct BidTableJob {
     /// Files the policies read (`table:file=`), with a digest of each.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub input_files: BTreeMap<String, String>,
+    /// Class-targeted sampling: hands per shown (seat, class) pair instead of `deals` random
+    /// deals (`--per-class`); `dd_deals` then counts each pair's first hands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_class: Option<u64>,
+    /// With `per_class`: the file the classes were read from (`--classes`), for the command
+    /// that reproduces the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes_file: Option<String>,
+    /// With `per_class`: the classes read from `classes_file`, each at one seat or (None) at
+    /// every seat, by label. With `class_labels` empty too: every class of the scheme.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<(Option<usize>, String)>,
+    /// With `per_class`: classes named one by one (`--class`), played at every seat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class_labels: Vec<String>,
 }
 
 /// The schemes a bid table may be grouped by (`--by`).
@@ -276,6 +406,7 @@ pub struct BidTable {
     job: BidTableJob,
     scheme: Scheme,
     policies: TablePolicies,
+    strata: Option<Strata>,
 }
 
 impl BidTable {
@@ -290,8 +421,53 @@ impl BidTable {
             dd_deals: self.job.dd_deals,
             scheme: self.scheme,
             opener: self.policies.opener.as_ref(),
+            strata: self.strata.as_ref(),
         }
     }
+}
+
+/// The strata of `job` (None without `per_class`): the pack's hands bucketed under `scheme`,
+/// and the (seat, class) pairs its labels name.
+fn strata(profile: &Profile, job: &BidTableJob, scheme: Scheme) -> Result<Option<Strata>, Error> {
+    let Some(per_class) = job.per_class else {
+        return Ok(None);
+    };
+    if per_class == 0 {
+        return Err(Error::input("--per-class: expected at least 1 hand"));
+    }
+    let mut index = ClassIndex::build(profile.pack(job.players), scheme, |_| true);
+    let by_label: BTreeMap<String, Class> = index.classes().map(|c| (scheme.label(c), c)).collect();
+    let named = job.class_labels.iter().map(|label| (None, label.clone()));
+    let mut picks = Vec::new();
+    for (seat, label) in job.classes.iter().cloned().chain(named) {
+        if let Some(seat) = seat
+            && seat >= job.players
+        {
+            return Err(Error::input(format!(
+                "--classes: seat {seat} is not at a table of {} players",
+                job.players
+            )));
+        }
+        let class = by_label.get(&label).ok_or_else(|| {
+            Error::input(format!(
+                "--classes: no hand has the class '{label}' under --by {}",
+                job.by
+            ))
+        })?;
+        picks.push((seat, *class));
+    }
+    if picks.is_empty() {
+        picks = index.classes().map(|c| (None, c)).collect();
+    }
+    let pairs = strata::pairs(job.players, &picks);
+    let shown: std::collections::BTreeSet<Class> = pairs.iter().map(|&(_, c)| c).collect();
+    index.keep(|class| shown.contains(&class));
+    Ok(Some(Strata {
+        index,
+        pairs,
+        per_class,
+        dd_hands: job.dd_deals,
+    }))
 }
 
 impl LongCommand for BidTable {
@@ -315,6 +491,7 @@ impl LongCommand for BidTable {
             })?;
         Ok(BidTable {
             policies: TablePolicies::new(profile, &job.play, &mut job.input_files)?,
+            strata: strata(profile, &job, scheme)?,
             profile: profile.clone(),
             scheme,
             job,
@@ -330,11 +507,17 @@ impl LongCommand for BidTable {
     }
 
     fn units(&self) -> u64 {
-        self.job.deals
+        match &self.strata {
+            Some(strata) => strata.pairs.len() as u64 * strata.per_class,
+            None => self.job.deals,
+        }
     }
 
     fn block(&self, seed: u64, block: Block) -> BidTableTally {
-        bid_table_block(&self.config(seed), block)
+        match &self.strata {
+            Some(strata) => stratified_block(&self.config(seed), strata, block),
+            None => bid_table_block(&self.config(seed), block),
+        }
     }
 }
 
@@ -374,6 +557,27 @@ pub struct BidTableRow {
     /// The class's best bid at this seat: the callable bid with the highest positive EV, or
     /// `pass`.
     pub best_bid: String,
+    /// Stratified runs only: the class's share of the hands reaching the seat (exact at seat 0,
+    /// estimated at later seats; see [`strata`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class_share: Option<f64>,
+}
+
+/// The share of `class` among the hands reaching `seat` in a stratified run: its exact share,
+/// times the share of its draws that the earlier seats passed, over the share of plain deals
+/// that reached the seat.
+pub fn class_share(tally: &BidTableTally, strata: &Strata, seat: usize, class: Class) -> f64 {
+    let exact = strata.index.share(class);
+    if seat == 0 {
+        return exact;
+    }
+    let hands = tally.classes.get(&(seat, class)).map_or(0, |t| t.hands);
+    let draws = tally.draws.get(&(seat, class)).copied().unwrap_or(0);
+    let reached = tally.reached.get(seat).copied().unwrap_or(0);
+    if draws == 0 || reached == 0 {
+        return 0.0;
+    }
+    exact * (hands as f64 / draws as f64) / (reached as f64 / tally.deals as f64)
 }
 
 /// The rows of a table: classes with at least `min_hands` hands, by seat, strongest class
@@ -417,6 +621,9 @@ pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> V
                 _ => Some(i),
             });
         let best_bid = best.map_or("pass".to_string(), |i| profile.bids()[i].name().to_string());
+        let share = config
+            .strata
+            .map(|strata| class_share(tally, strata, *seat, *class));
         for (id, b) in profile.bid_ids().zip(&t.bids) {
             let bid = profile.bid(id);
             let ci = wilson95(b.made, t.hands).unwrap_or((0.0, 1.0));
@@ -438,10 +645,28 @@ pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> V
                 dd_hands: t.dd_hands,
                 dd_p_make: (t.dd_hands > 0).then(|| b.dd_made as f64 / t.dd_hands as f64),
                 best_bid: best_bid.clone(),
+                class_share: share,
             });
         }
     }
     rows
+}
+
+/// Checks that a stratified run's tally holds its hands: a (seat, class) whose earlier seats
+/// would not pass in [`MAX_DRAWS_PER_HAND`] deals ends short, and is reported.
+pub fn check_strata(tally: &BidTableTally, strata: &Strata, scheme: Scheme) -> Result<(), Error> {
+    for &(seat, class) in &strata.pairs {
+        let hands = tally.classes.get(&(seat, class)).map_or(0, |t| t.hands);
+        if hands < strata.per_class {
+            return Err(Error::runtime(format!(
+                "class '{}' at seat {seat}: the earlier seats passed in none of {} deals drawn \
+                 for one of its hands, so it cannot be sampled there",
+                scheme.label(class),
+                MAX_DRAWS_PER_HAND
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Checks that every class of `tally` is at a seat of a table of `players` (a tally read from a
