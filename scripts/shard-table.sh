@@ -3,7 +3,7 @@
 # time (default all), so that a long run spreads over sessions: each finished shard is a part
 # file under results/parts/NAME/ (commit it); a stopped shard resumes from its checkpoint beside
 # it. Once every part is there they are merged into results/NAME.csv and .md, the same bytes as
-# the single run (scripts/reproduce-results.sh NAME) gives.
+# the single run (scripts/reproduce-results.sh NAME) gives, and the parts are removed.
 #
 #   scripts/shard-table.sh heather-1875/pimc-classes-4p 8 2
 set -euo pipefail
@@ -42,6 +42,7 @@ done
 done_parts=("$parts"/part-*-of-"$shards".json)
 if [[ ${#done_parts[@]} -eq $shards && -f ${done_parts[0]} ]]; then
     "$napsim" merge "${done_parts[@]}" --out "results/$name.csv" --markdown "results/$name.md"
+    rm -r "$parts"
     echo "== $name: merged $shards parts into results/$name.csv" >&2
 else
     echo "== $name: $(ls "$parts"/part-*-of-"$shards".json 2>/dev/null | wc -l) of $shards parts done" >&2

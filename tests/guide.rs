@@ -1,0 +1,478 @@
+//! `results/GUIDE.md` is rendered from `results/GUIDE.template.md` and the committed tables: this
+//! test renders it again and fails when the guide and the tables disagree. `BLESS=1` writes the
+//! rendering into the guide instead (`scripts/render-guide.sh`).
+//!
+//! Every figure of the guide is a placeholder of the template, `{{KIND TABLE SEAT BID CLASSES}}`:
+//!
+//! - KIND: `p` (P(make), `87.7%`), `pi` (with its 95% interval, `87.7% (85.1–90.3%)`), `dd` and
+//!   `ddi` (the double-dummy P(make)), `ev` (the declarer's units per deal, `+0.66`), `evi` (`+0.66
+//!   ± 0.05`), `hands` (hands pooled), `share` (a class-targeted table's share of the hands
+//!   reaching the seat, in percent).
+//! - TABLE: a table under `results/` without `.csv` (`heather-1875/pimc-classes-4p`); SEAT: 0 is
+//!   eldest; BID: the bid's name (`three`).
+//! - CLASSES, quoted: class labels, `*` matching any run of characters, `|` between
+//!   alternatives (`"3 trumps A-K-x*|3 trumps A-K-J*"`). The rows of every matching class are
+//!   pooled, each weighted by its share of the hands reaching the seat: `class_share` in a
+//!   class-targeted table, the hands counted in a random-deal one.
+//!
+//! A figure whose 95% interval is wider than ±5 points must be quoted with it (`pi`, `ddi`,
+//! `evi`: there in units), or the rendering fails. `{{check KIND TABLE SEAT BID CLASSES OP
+//! VALUE}}` (OP `<`, `>`) renders nothing and fails unless the figure (in the unit it is shown in)
+//! stands on that side of VALUE with its whole interval: a sentence that claims it cannot
+//! outlive a table that no longer says it. `{{best TABLE SEAT CLASSES}}` renders the class's best
+//! bid (one class only). Text between `{{#` and `}}` is a comment. A line of placeholders only
+//! that renders to nothing (comments, checks) leaves no line behind.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+type Row = HashMap<String, String>;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("results")
+}
+
+/// The committed tables, read once each.
+#[derive(Default)]
+struct Tables {
+    read: HashMap<String, Vec<Row>>,
+}
+
+impl Tables {
+    fn rows(&mut self, name: &str) -> Result<&[Row], String> {
+        if !self.read.contains_key(name) {
+            let path = root().join(format!("{name}.csv"));
+            let mut reader = csv::Reader::from_path(&path).map_err(|e| format!("{name}: {e}"))?;
+            let headers = reader.headers().map_err(|e| e.to_string())?.clone();
+            let rows = reader
+                .records()
+                .map(|r| {
+                    let r = r.map_err(|e| e.to_string())?;
+                    Ok(headers
+                        .iter()
+                        .map(String::from)
+                        .zip(r.iter().map(String::from))
+                        .collect())
+                })
+                .collect::<Result<Vec<Row>, String>>()?;
+            self.read.insert(name.to_string(), rows);
+        }
+        Ok(&self.read[name])
+    }
+}
+
+/// Whether `label` matches `pattern` (`*` any run of characters).
+fn matches(pattern: &str, label: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == label,
+        Some((head, rest)) => {
+            let Some(tail) = label.strip_prefix(head) else {
+                return false;
+            };
+            (0..=tail.len())
+                .filter(|&i| tail.is_char_boundary(i))
+                .any(|i| matches(rest, &tail[i..]))
+        }
+    }
+}
+
+/// A pooled figure: its value and the half-width of its 95% interval.
+#[derive(Clone, Copy, Debug)]
+struct Figure {
+    value: f64,
+    half: f64,
+}
+
+/// What the rows of the matching classes pool to.
+struct Pooled {
+    p: Figure,
+    dd: Option<Figure>,
+    ev: Figure,
+    hands: f64,
+    /// The classes' share of the hands reaching the seat (class-targeted tables only).
+    share: Option<f64>,
+}
+
+fn num(row: &Row, column: &str) -> Result<f64, String> {
+    row.get(column)
+        .ok_or_else(|| format!("no column {column}"))?
+        .parse()
+        .map_err(|_| format!("{column}: not a number"))
+}
+
+fn pool(rows: &[Row], seat: &str, bid: &str, classes: &str) -> Result<Pooled, String> {
+    let patterns: Vec<&str> = classes.split('|').collect();
+    let chosen: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r["seat"] == seat && r["bid"] == bid)
+        .filter(|r| patterns.iter().any(|p| matches(p, &r["class"])))
+        .collect();
+    if chosen.is_empty() {
+        return Err(format!(
+            "no class matches \"{classes}\" at seat {seat} for {bid}"
+        ));
+    }
+    let (mut w_sum, mut p_sum, mut p_var, mut ev_sum, mut ev_var, mut hands) =
+        (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    let (mut dd_w, mut dd_sum, mut dd_var) = (0.0, 0.0, 0.0);
+    let stratified = chosen[0].contains_key("class_share");
+    for r in &chosen {
+        let n = num(r, "hands")?;
+        let w = if stratified {
+            num(r, "class_share")?
+        } else {
+            n
+        };
+        let p = num(r, "p_make")?;
+        w_sum += w;
+        hands += n;
+        p_sum += w * p;
+        p_var += w * w * p * (1.0 - p) / n;
+        ev_sum += w * num(r, "ev")?;
+        ev_var += (w * num(r, "ev_se")?).powi(2);
+        if !r["dd_p_make"].is_empty() {
+            let dn = num(r, "dd_hands")?;
+            let d = num(r, "dd_p_make")?;
+            // A random-deal table counts the double dummy on its first deals only.
+            let w = if stratified { w } else { dn };
+            dd_w += w;
+            dd_sum += w * d;
+            dd_var += w * w * d * (1.0 - d) / dn;
+        }
+    }
+    let figure = |sum: f64, var: f64, w: f64| Figure {
+        value: sum / w,
+        half: 1.96 * var.sqrt() / w,
+    };
+    Ok(Pooled {
+        p: figure(p_sum, p_var, w_sum),
+        dd: (dd_w > 0.0).then(|| figure(dd_sum, dd_var, dd_w)),
+        ev: figure(ev_sum, ev_var, w_sum),
+        hands,
+        share: stratified.then_some(w_sum),
+    })
+}
+
+/// The words of a placeholder: quoted strings kept whole.
+fn words(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').ok_or("an unclosed quote")?;
+            out.push(quoted[..end].to_string());
+            rest = quoted[end + 1..].trim_start();
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            out.push(rest[..end].to_string());
+            rest = rest[end..].trim_start();
+        }
+    }
+    Ok(out)
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}", 100.0 * x)
+}
+
+/// A figure of KIND, rendered, and its value and half-width in the unit shown.
+fn figure(kind: &str, pooled: &Pooled) -> Result<(String, Figure), String> {
+    let wide = |f: Figure, scale: f64| f.half * scale > 5.0;
+    let scaled = |f: Figure| Figure {
+        value: 100.0 * f.value,
+        half: 100.0 * f.half,
+    };
+    let dd = || {
+        pooled
+            .dd
+            .ok_or("no double-dummy column in these rows".to_string())
+    };
+    Ok(match kind {
+        "p" | "dd" => {
+            let f = if kind == "p" { pooled.p } else { dd()? };
+            if wide(f, 100.0) {
+                return Err(format!(
+                    "±{:.1} points: quote it with its interval ({kind}i)",
+                    100.0 * f.half
+                ));
+            }
+            (format!("{}%", percent(f.value)), scaled(f))
+        }
+        "pi" | "ddi" => {
+            let f = if kind == "pi" { pooled.p } else { dd()? };
+            let text = format!(
+                "{}% ({}–{}%)",
+                percent(f.value),
+                percent((f.value - f.half).max(0.0)),
+                percent((f.value + f.half).min(1.0))
+            );
+            (text, scaled(f))
+        }
+        "ev" => {
+            if pooled.ev.half > 5.0 {
+                return Err("a wide EV interval: quote it with evi".into());
+            }
+            (format!("{:+.2}", pooled.ev.value), pooled.ev)
+        }
+        "evi" => (
+            format!("{:+.2} ± {:.2}", pooled.ev.value, pooled.ev.half),
+            pooled.ev,
+        ),
+        "hands" => {
+            let mut digits = format!("{}", pooled.hands as u64);
+            let mut i = digits.len();
+            while i > 3 {
+                i -= 3;
+                digits.insert(i, ',');
+            }
+            (
+                digits,
+                Figure {
+                    value: pooled.hands,
+                    half: 0.0,
+                },
+            )
+        }
+        "share" => {
+            let share = pooled
+                .share
+                .ok_or("no class_share column: not a class-targeted table")?;
+            let f = Figure {
+                value: 100.0 * share,
+                half: 0.0,
+            };
+            (format!("{:.3}%", f.value), f)
+        }
+        other => return Err(format!("unknown figure '{other}'")),
+    })
+}
+
+/// The text of one placeholder (without its braces).
+fn placeholder(text: &str, tables: &mut Tables) -> Result<String, String> {
+    if text.starts_with('#') {
+        return Ok(String::new());
+    }
+    let w = words(text)?;
+    let arg = |i: usize| w.get(i).map(String::as_str).ok_or("too few words");
+    match arg(0)? {
+        "best" => {
+            let rows = tables.rows(arg(1)?)?;
+            let (seat, class) = (arg(2)?, arg(3)?);
+            let row = rows
+                .iter()
+                .find(|r| r["seat"] == seat && r["class"] == class)
+                .ok_or_else(|| format!("no class \"{class}\" at seat {seat}"))?;
+            Ok(row["best_bid"].clone())
+        }
+        "check" => {
+            let rows = tables.rows(arg(2)?)?;
+            let pooled = pool(rows, arg(3)?, arg(4)?, arg(5)?)?;
+            let (_, f) = figure(arg(1)?, &pooled)?;
+            let value: f64 = arg(7)?.parse().map_err(|_| "a number to compare with")?;
+            let holds = match arg(6)? {
+                ">" => f.value - f.half > value,
+                "<" => f.value + f.half < value,
+                op => return Err(format!("unknown comparison '{op}'")),
+            };
+            if holds {
+                Ok(String::new())
+            } else {
+                Err(format!(
+                    "the claim fails: {:.2} ± {:.2} is not {} {value}",
+                    f.value,
+                    f.half,
+                    arg(6)?
+                ))
+            }
+        }
+        kind => {
+            let rows = tables.rows(arg(1)?)?;
+            let pooled = pool(rows, arg(2)?, arg(3)?, arg(4)?)?;
+            Ok(figure(kind, &pooled)?.0)
+        }
+    }
+}
+
+/// The template with every placeholder rendered; the errors name their lines.
+fn render(template: &str, tables: &mut Tables) -> Result<String, Vec<String>> {
+    let mut out = String::new();
+    let mut errors = Vec::new();
+    for (number, line) in template.split_inclusive('\n').enumerate() {
+        let start_len = out.len();
+        let mut rest = line;
+        while let Some(start) = rest.find("{{") {
+            out.push_str(&rest[..start]);
+            let Some(end) = rest[start..].find("}}") else {
+                errors.push(format!("line {}: an unclosed {{{{", number + 1));
+                break;
+            };
+            let inner = &rest[start + 2..start + end];
+            match placeholder(inner, tables) {
+                Ok(text) => out.push_str(&text),
+                Err(e) => errors.push(format!("line {}: {{{{{inner}}}}}: {e}", number + 1)),
+            }
+            rest = &rest[start + end + 2..];
+        }
+        out.push_str(rest);
+        // A line of placeholders only (comments, checks) that renders to nothing is dropped.
+        if line.trim_start().starts_with("{{") && out[start_len..].trim().is_empty() {
+            out.truncate(start_len);
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+#[test]
+fn the_guide_is_its_template_rendered_from_the_tables() {
+    let template = std::fs::read_to_string(root().join("GUIDE.template.md")).unwrap();
+    let rendered = render(&template, &mut Tables::default())
+        .unwrap_or_else(|errors| panic!("GUIDE.template.md:\n{}", errors.join("\n")));
+    let guide = root().join("GUIDE.md");
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&guide, &rendered).unwrap();
+        return;
+    }
+    let current = std::fs::read_to_string(&guide).unwrap();
+    if current != rendered {
+        let line = current
+            .lines()
+            .zip(rendered.lines())
+            .position(|(a, b)| a != b)
+            .map_or(current.lines().count().min(rendered.lines().count()), |i| i);
+        let mut message = String::new();
+        let _ = write!(
+            message,
+            "results/GUIDE.md disagrees with its template and the tables from line {} \
+             (scripts/render-guide.sh renders it):\n  guide:    {}\n  rendered: {}",
+            line + 1,
+            current.lines().nth(line).unwrap_or(""),
+            rendered.lines().nth(line).unwrap_or("")
+        );
+        panic!("{message}");
+    }
+}
+
+#[cfg(test)]
+mod engine {
+    use super::*;
+
+    fn row(seat: &str, class: &str, bid: &str, cells: &[(&str, &str)]) -> Row {
+        let mut r: Row = [
+            ("seat", seat),
+            ("class", class),
+            ("bid", bid),
+            ("dd_p_make", ""),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        for (k, v) in cells {
+            r.insert(k.to_string(), v.to_string());
+        }
+        r
+    }
+
+    fn tables() -> Tables {
+        let a = row(
+            "0",
+            "3 trumps A-K-x",
+            "three",
+            &[
+                ("hands", "1000"),
+                ("p_make", "0.9"),
+                ("ev", "2.4"),
+                ("ev_se", "0.05"),
+                ("class_share", "0.01"),
+                ("dd_p_make", "0.95"),
+                ("dd_hands", "1000"),
+                ("best_bid", "three"),
+            ],
+        );
+        let b = row(
+            "0",
+            "3 trumps A-K-x, 1 void",
+            "three",
+            &[
+                ("hands", "1000"),
+                ("p_make", "0.6"),
+                ("ev", "0.6"),
+                ("ev_se", "0.1"),
+                ("class_share", "0.03"),
+                ("dd_p_make", "0.55"),
+                ("dd_hands", "1000"),
+                ("best_bid", "three"),
+            ],
+        );
+        let rare = row(
+            "0",
+            "5 trumps A-K-Q-J-T, 3 voids",
+            "nap",
+            &[
+                ("hands", "40"),
+                ("p_make", "0.5"),
+                ("ev", "0.0"),
+                ("ev_se", "1.0"),
+                ("class_share", "0.0001"),
+                ("dd_hands", "0"),
+                ("best_bid", "nap"),
+            ],
+        );
+        let mut t = Tables::default();
+        t.read.insert("t".into(), vec![a, b, rare]);
+        t
+    }
+
+    #[test]
+    fn figures_pool_classes_by_their_share() {
+        let mut t = tables();
+        let got = render(
+            "{{p t 0 three \"3 trumps A-K-x*\"}} {{dd t 0 three \"3 trumps A-K-x*\"}} \
+             {{ev t 0 three \"3 trumps A-K-x*\"}} {{hands t 0 three \"3 trumps A-K-x*\"}} \
+             {{p t 0 three \"3 trumps A-K-x\"}}{{# a comment }} {{best t 0 \"3 trumps A-K-x\"}}\n\
+             {{# a line of comments and checks leaves none }}{{check p t 0 three \"3*\" > 60}}\n",
+            &mut t,
+        )
+        .unwrap();
+        // (0.01 * 0.9 + 0.03 * 0.6) / 0.04 = 0.675; EV (0.024 + 0.018) / 0.04 = 1.05.
+        assert_eq!(got, "67.5% 65.0% +1.05 2,000 90.0% three\n");
+    }
+
+    #[test]
+    fn wide_figures_need_their_interval_and_claims_are_checked() {
+        let mut t = tables();
+        let errors = render("x {{p t 0 nap \"5 trumps*\"}}\n", &mut t).unwrap_err();
+        assert!(
+            errors[0].contains("line 1") && errors[0].contains("pi"),
+            "{errors:?}"
+        );
+        let shown = render("{{pi t 0 nap \"5 trumps*\"}}\n", &mut t).unwrap();
+        assert_eq!(shown, "50.0% (34.5–65.5%)\n");
+        assert_eq!(
+            render("{{check p t 0 three \"3 trumps A-K-x\" > 85}}.\n", &mut t).unwrap(),
+            ".\n"
+        );
+        let errors =
+            render("\n{{check p t 0 three \"3 trumps A-K-x\" > 89}}\n", &mut t).unwrap_err();
+        assert!(
+            errors[0].starts_with("line 2") && errors[0].contains("claim fails"),
+            "{errors:?}"
+        );
+        let errors = render("{{p t 0 three \"4 trumps*\"}}\n", &mut t).unwrap_err();
+        assert!(errors[0].contains("no class matches"), "{errors:?}");
+    }
+
+    #[test]
+    fn patterns_match_runs_of_characters_and_alternatives() {
+        assert!(matches("3 trumps A-K-x*", "3 trumps A-K-x, 1 void"));
+        assert!(matches("3 trumps A-K-x*", "3 trumps A-K-x"));
+        assert!(!matches("3 trumps A-K-x*", "3 trumps A-K-Q"));
+        assert!(matches("*1 void", "2 trumps x-x, 1 void"));
+        assert!(matches("3 trumps *-x, *", "3 trumps A-x-x, 1 side ace"));
+        assert!(!matches("3 trumps *-x, *", "3 trumps A-x-x"));
+    }
+}
