@@ -23,6 +23,9 @@
 //! bid (one class only). Text between `{{#` and `}}` is a comment. A line of placeholders only
 //! that renders to nothing (comments, checks) leaves no line behind.
 
+mod common;
+use common::records;
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -43,20 +46,8 @@ impl Tables {
     fn rows(&mut self, name: &str) -> Result<&[Row], String> {
         if !self.read.contains_key(name) {
             let path = root().join(format!("{name}.csv"));
-            let mut reader = csv::Reader::from_path(&path).map_err(|e| format!("{name}: {e}"))?;
-            let headers = reader.headers().map_err(|e| e.to_string())?.clone();
-            let rows = reader
-                .records()
-                .map(|r| {
-                    let r = r.map_err(|e| e.to_string())?;
-                    Ok(headers
-                        .iter()
-                        .map(String::from)
-                        .zip(r.iter().map(String::from))
-                        .collect())
-                })
-                .collect::<Result<Vec<Row>, String>>()?;
-            self.read.insert(name.to_string(), rows);
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
+            self.read.insert(name.to_string(), records(&text));
         }
         Ok(&self.read[name])
     }
