@@ -3,15 +3,19 @@
 //! apart.
 //!
 //! - In a git checkout (a clone or a worktree) whose top level is this package:
-//!   `VERSION+REVISION` (the 40-digit commit), plus `-dirty.DIGEST` when the files the binary
-//!   is built from (`src`, `configs`, `Cargo.toml`, `Cargo.lock`, `build.rs`) differ from that
-//!   commit, DIGEST naming the difference: two different uncommitted edits are two versions,
-//!   and the same tree built twice is one.
+//!   `VERSION+src.SOURCES` where SOURCES (40 hex digits) names the contents, at HEAD, of the
+//!   files the binary is built from (`src`, `configs`, `Cargo.toml`, `Cargo.lock`,
+//!   `build.rs`), plus `-dirty.DIGEST` when the checkout differs from HEAD there, DIGEST naming
+//!   the difference: two different uncommitted edits are two versions, and the same tree built
+//!   twice is one.
+//! - Content, not the commit: a commit that adds only results (or docs, scripts, tests) leaves
+//!   the version as it was, so the parts of a sharded run that spans such commits still merge.
 //! - Anywhere else (a crates.io package, a source tarball, no `git` program): `VERSION` alone.
 
 use std::hash::{Hash, Hasher};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// What the binary is built from: a change in any of these may change the results.
 const SOURCES: [&str; 5] = ["src", "configs", "Cargo.toml", "Cargo.lock", "build.rs"];
@@ -43,8 +47,8 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim_end().to_string())
 }
 
-/// The commit, `-dirty.DIGEST` appended if the sources differ from it; `None` outside a git
-/// checkout of this package.
+/// `src.ID` (see `sources_id`), `-dirty.DIGEST` appended if the sources differ from HEAD;
+/// `None` outside a git checkout of this package.
 fn revision(dir: &Path) -> Option<String> {
     // Only this package's own repository: a package unpacked inside another repository (a
     // vendored copy) must not take that repository's commit.
@@ -53,12 +57,12 @@ fn revision(dir: &Path) -> Option<String> {
         return None;
     }
     watch_head(dir);
-    let commit = git(dir, &["rev-parse", "HEAD"])?;
+    let sources = sources_id(dir)?;
     let mut args = vec!["status", "--porcelain", "--untracked-files=all", "--"];
     args.extend(SOURCES);
     let changed = git(dir, &args)?;
     if changed.is_empty() {
-        return Some(commit);
+        return Some(sources);
     }
     // The digest of the difference: the diff of tracked files and the new files' contents.
     let mut diff = vec!["diff", "--no-ext-diff", "HEAD", "--"];
@@ -72,7 +76,26 @@ fn revision(dir: &Path) -> Option<String> {
             .unwrap_or_default()
             .hash(&mut hasher);
     }
-    Some(format!("{commit}-dirty.{:08x}", hasher.finish() >> 32))
+    Some(format!("{sources}-dirty.{:08x}", hasher.finish() >> 32))
+}
+
+/// `src.ID`: ID is git's object id of the listing of SOURCES at HEAD (each entry's mode, type,
+/// object id and path), so it changes exactly when one of those files does.
+fn sources_id(dir: &Path) -> Option<String> {
+    let mut args = vec!["ls-tree", "HEAD", "--"];
+    args.extend(SOURCES);
+    let listing = git(dir, &args)?;
+    let mut child = Command::new("git")
+        .current_dir(dir)
+        .args(["hash-object", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(listing.as_bytes()).ok()?;
+    let out = child.wait_with_output().ok()?;
+    let id = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+    (out.status.success() && !id.is_empty()).then(|| format!("src.{id}"))
 }
 
 /// Reruns the build when HEAD moves: `HEAD` itself (in a worktree, `.git` is a file naming the

@@ -72,15 +72,16 @@ fn simulate_writes_tidy_csv_and_manifest() {
             .contains("name = \"heather-1875\"")
     );
     assert!(meta["run"]["elapsed_seconds"].is_number());
-    // The Cargo version, then the commit where the build knew one (see build.rs).
+    // The Cargo version, then the sources' id where the build knew one (see build.rs).
     let version = meta["napsim_version"].as_str().unwrap();
     assert_eq!(version, napsim::napsim_version());
     match version.split_once('+') {
         None => assert_eq!(version, env!("CARGO_PKG_VERSION")),
         Some((cargo, revision)) => {
             assert_eq!(cargo, env!("CARGO_PKG_VERSION"));
-            let (commit, dirty) = revision.split_at(40.min(revision.len()));
-            assert!(commit.len() == 40 && commit.chars().all(|c| c.is_ascii_hexdigit()));
+            let revision = revision.strip_prefix("src.").expect(version);
+            let (id, dirty) = revision.split_at(40.min(revision.len()));
+            assert!(id.len() == 40 && id.chars().all(|c| c.is_ascii_hexdigit()));
             assert!(
                 dirty.is_empty()
                     || dirty.strip_prefix("-dirty.").is_some_and(|digest| {
