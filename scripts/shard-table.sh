@@ -10,7 +10,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { echo "usage: $0 NAME SHARDS [MAX]" >&2; exit 2; }
 wanted=$1 shards=$2 max=${3:-$2}
-cargo build --release --quiet
+# NAPSIM pins a binary (a copy made before editing the sources): every shard and the merge
+# must come from one napsim version, which merge checks.
+if [[ -z ${NAPSIM:-} ]]; then
+    cargo build --release --quiet
+fi
 napsim=${NAPSIM:-target/release/napsim}
 line=$(awk -v n="$wanted" '$1 == n' configs/experiments/guide.tsv)
 [[ -n $line ]] || { echo "no run named $wanted in configs/experiments/guide.tsv" >&2; exit 2; }
