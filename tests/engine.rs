@@ -424,7 +424,7 @@ fn dealt_with_floater(text: &str, floater: &str) -> napsim::game::Dealt {
     }
 }
 
-/// shared/seeds/002, Peep Nap: "with five players at the table, winning a bid of Nap collects
+/// "Napoleon Rulebook", Peep Nap: "with five players at the table, winning a bid of Nap collects
 /// the whole kitty plus 20 units (5 from each of the other four players); losing it means paying
 /// 25 units into the kitty and nothing directly to the other players."
 #[test]
