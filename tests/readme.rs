@@ -5,8 +5,9 @@
 //!
 //! The examples run in a fresh temporary directory (trycmd's sandbox, which it turns on when a
 //! `README.out` folder sits beside the case file: so the case is a copy of README.md in a
-//! temporary folder with an empty one), so the files they write never land in the checkout and
-//! a later example can read what an earlier one wrote. Failures name the copy's path; its line
+//! temporary folder with an empty one, and a `README.in` holding the example bots), so the files
+//! they write never land in the checkout and a later example can read what an earlier one
+//! wrote. Failures name the copy's path; its line
 //! numbers are README.md's.
 //!
 //! Left out, as `sh` or `text` blocks: command synopses, the shell loops and cluster scripts
@@ -29,6 +30,14 @@ fn readme_examples_print_what_they_show() {
     let readme = dir.path().join("README.md");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"), &readme).unwrap();
     std::fs::create_dir(dir.path().join("README.out")).unwrap();
+    // The sandbox starts as a copy of `README.in`: the example bots that the README's
+    // `ext:cmd=(python3 bots/...)` runs.
+    let bots = dir.path().join("README.in").join("bots");
+    std::fs::create_dir_all(&bots).unwrap();
+    for bot in ["random_bot.py", "lowest_bot.py"] {
+        let from = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/").to_string() + bot;
+        std::fs::copy(from, bots.join(bot)).unwrap();
+    }
     trycmd::TestCases::new()
         .register_bin("napsim", trycmd::cargo::cargo_bin("napsim"))
         // trycmd skips, rather than fails, a step whose program it does not know.

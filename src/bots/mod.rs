@@ -13,6 +13,7 @@
 //! | `pimc[:worlds=K]` | play | samples K layouts of the hidden cards and plays the card that makes (or beats) the contract in the most of them, solved double dummy, ties to the heuristic's card ([`pimc`]) |
 //! | `ismcts[:iterations=K]` | play | information-set Monte Carlo tree search: K iterations, each on a layout of the hidden cards sampled from what the seat knows, heuristic rollouts; plays the most visited card ([`ismcts`]) |
 //! | `split:declarer=SPEC,defence=SPEC` | play | one policy for the declarer, another for the defenders, to measure each side's play ([`split`]) |
+//! | `ext:cmd=(COMMAND ...)[,log=(FILE)]` | bid, play | an external program speaking the line protocol of `docs/protocol.md` on its stdin and stdout: one process per worker thread ([`ext`]) |
 //! | `dd` | play | **a cheat that sees every hand**: double-dummy optimal play, perfect play by every seat, a reference point ([`dd`]) |
 //!
 //!
@@ -23,6 +24,7 @@
 pub mod always;
 pub mod dd;
 pub mod expert;
+pub mod ext;
 pub mod heuristic;
 pub mod ismcts;
 pub mod lookahead;
@@ -40,7 +42,7 @@ use crate::rng::SimRng;
 use crate::rules::Profile;
 
 /// The bid policy names, for messages.
-pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead", "table"];
+pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead", "table", "ext"];
 /// The play policy names, for messages.
 pub const PLAY_POLICIES: &[&str] = &[
     "random",
@@ -49,6 +51,7 @@ pub const PLAY_POLICIES: &[&str] = &[
     "pimc",
     "ismcts",
     "split",
+    "ext",
     "dd",
 ];
 
@@ -64,6 +67,7 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
         "always" => Box::new(always::Always::from_spec(&spec, profile)?),
         "lookahead" => Box::new(lookahead::Lookahead::from_spec(&spec, profile)?),
         "table" => Box::new(table::TableBids::from_spec(&spec, profile)?),
+        "ext" => Box::new(ext::External::from_spec(&spec, text)?),
         _ => {
             return Err(SpecError::UnknownName {
                 kind: "bid",
@@ -90,6 +94,7 @@ pub fn play_policy(text: &str, profile: &Profile) -> Result<Box<dyn PlayPolicy>,
         "pimc" => Box::new(ByRules(pimc::Pimc::from_spec(&spec)?)),
         "ismcts" => Box::new(ismcts::Ismcts::from_spec(&spec)?),
         "split" => Box::new(split::Split::from_spec(&spec, profile)?),
+        "ext" => Box::new(ext::External::from_spec(&spec, text)?),
         "dd" => {
             spec.check_keys(&[])?;
             Box::new(dd::DoubleDummy)

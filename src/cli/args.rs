@@ -13,6 +13,10 @@ pub struct Cli {
     /// Rule profile: a built-in name (see `napsim rules list`) or a path to a .toml file.
     #[arg(long, global = true, value_name = "NAME|FILE.toml", default_value = crate::rules::DEFAULT_PROFILE)]
     pub rules: String,
+    /// Seconds an external bot (`ext:cmd=(...)`) may take to answer one request (fractions
+    /// allowed); a bot that takes longer ends the run.
+    #[arg(long, global = true, value_name = "SECS", default_value = "10", value_parser = parse_seconds)]
+    pub move_time: f64,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

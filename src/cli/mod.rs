@@ -64,7 +64,11 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
             return code;
         }
     };
-    match run(cli) {
+    crate::bots::ext::set_move_time(std::time::Duration::from_secs_f64(cli.move_time));
+    let result = run(cli);
+    // Every external bot ends with napsim, whatever the outcome.
+    crate::bots::ext::shutdown();
+    match result {
         Ok(()) => 0,
         Err(e) => {
             let code = exit_code(&e);

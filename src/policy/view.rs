@@ -164,6 +164,18 @@ impl<'a> PlayView<'a> {
     pub fn played(&self) -> CardSet {
         self.state.played()
     }
+    /// The cards of trick `t` (0 first) in play order, its leader first (started tricks only).
+    pub fn trick_cards(&self, t: usize) -> &'a [Card] {
+        self.state.trick_cards(t)
+    }
+    /// The seat that led trick `t` (started tricks only).
+    pub fn trick_leader(&self, t: usize) -> usize {
+        self.state.trick_leader(t)
+    }
+    /// The seat that won trick `t` (completed tricks only).
+    pub fn trick_winner(&self, t: usize) -> usize {
+        self.state.trick_winner(t)
+    }
     /// The cards of the trick in progress, leader first.
     pub fn current_trick(&self) -> &'a [Card] {
         self.state.current_trick()

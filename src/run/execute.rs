@@ -290,6 +290,29 @@ impl<'p> Execution<'p> {
             Ok(ended) => ended,
             Err(RunError::Pool(e)) => return Err(Error::runtime(e)),
             Err(RunError::Observer(error)) => return Err(error),
+            Err(RunError::Aborted {
+                block,
+                abort,
+                state,
+            }) => {
+                let at = format!(
+                    "{} (block {block} of the run with seed {})",
+                    abort.0, identity.seed
+                );
+                // Only where the user asked for a checkpoint: a failed bot is no interruption
+                // to resume by default.
+                let Some(path) = save_to else {
+                    return Err(Error::runtime(at));
+                };
+                let done = identity.units_done(&state.done);
+                return Err(match save(&path, identity, shard, &state, elapsed()) {
+                    Ok(()) => Error::runtime(format!(
+                        "{at}; the {done} {unit} finished before it are saved in {}",
+                        path.display()
+                    )),
+                    Err(e) => Error::runtime(format!("{at}; could not save the checkpoint: {e}")),
+                });
+            }
         };
         let elapsed = elapsed();
         if !stopped && !state.done.is_exactly(&blocks) {

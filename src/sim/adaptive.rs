@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::abort::{self, Abort};
 use super::{Block, BlockSet, Controls, Plan, PoolError, Progress, RunError, RunState, Tally};
 use crate::rng::StreamCursor;
 
@@ -45,6 +46,8 @@ struct Shared<T, O, E> {
     waiting: BTreeMap<u64, T>,
     observe: O,
     failure: Option<E>,
+    /// The first block that aborted the run, and why.
+    aborted: Option<(u64, Abort)>,
     stopped: bool,
 }
 
@@ -62,7 +65,7 @@ pub fn run_adaptive<T, F, O, E>(
     work: F,
     checks: Checks<T>,
     observe: O,
-) -> Result<Adaptive<T>, RunError<E>>
+) -> Result<Adaptive<T>, RunError<E, T>>
 where
     T: Tally + Default,
     F: Fn(Block) -> T + Sync,
@@ -87,6 +90,7 @@ where
         waiting: BTreeMap::new(),
         observe,
         failure: None,
+        aborted: None,
         stopped,
     });
     let worker = || {
@@ -100,16 +104,29 @@ where
                 return;
             }
             let (deal_rng, policy_rng) = cursor.streams(index);
-            let tally = work(Block {
-                index,
-                len: plan.block_len(index),
-                deal_rng,
-                policy_rng,
-                abandoned: Some(Arc::clone(&halt)),
+            let tally = abort::attempt(|| {
+                work(Block {
+                    index,
+                    len: plan.block_len(index),
+                    deal_rng,
+                    policy_rng,
+                    abandoned: Some(Arc::clone(&halt)),
+                })
             });
             // A panic in another worker poisons the lock; the scope re-raises that panic.
             let Ok(mut guard) = shared.lock() else {
                 return;
+            };
+            let tally = match tally {
+                Ok(tally) => tally,
+                Err(abort) => {
+                    halt.store(true, Ordering::Relaxed);
+                    // Of the blocks that aborted, the lowest is reported.
+                    if guard.aborted.as_ref().is_none_or(|(k, _)| index < *k) {
+                        guard.aborted = Some((index, abort));
+                    }
+                    return;
+                }
             };
             if guard.stopped || guard.failure.is_some() {
                 return;
@@ -146,6 +163,13 @@ where
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     progress.finish();
+    if let Some((block, abort)) = shared.aborted {
+        return Err(RunError::Aborted {
+            block,
+            abort,
+            state: Box::new(shared.state),
+        });
+    }
     match shared.failure {
         Some(e) => Err(RunError::Observer(e)),
         None => Ok(Adaptive {

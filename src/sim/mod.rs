@@ -12,9 +12,11 @@
 //! [`run_adaptive`] runs the blocks in order and stops at the first of fixed block counts at
 //! which a rule holds on the tally so far: the same count whatever the thread count.
 
+mod abort;
 mod adaptive;
 mod blocks;
 
+pub use abort::{Abort, abort};
 pub use adaptive::{Adaptive, Checks, is_prefix, run_adaptive};
 pub use blocks::{BlockRangeError, BlockSet, Shard, ShardError};
 
@@ -178,6 +180,9 @@ where
     .map_err(|e| match e {
         RunError::Pool(e) => e,
         RunError::Observer(never) => match never {},
+        // No driver above to drop the block: the abort goes on up (through a nested run, such
+        // as a bid policy's own evaluation, to the run that holds it).
+        RunError::Aborted { abort: why, .. } => abort(why.0),
     })?;
     Ok(state.tally)
 }
@@ -203,13 +208,24 @@ pub struct RunState<T> {
 
 /// Why a controlled run failed.
 #[derive(Debug, thiserror::Error)]
-pub enum RunError<E> {
+pub enum RunError<E, T = ()> {
     /// The worker pool could not start.
     #[error(transparent)]
     Pool(#[from] PoolError),
     /// The observer returned an error (e.g. a checkpoint could not be written).
     #[error("{0}")]
     Observer(E),
+    /// A block's work aborted the run ([`abort`]): that block is not in the state, the blocks
+    /// finished before it are.
+    #[error("{}", .abort.0)]
+    Aborted {
+        /// The block that aborted.
+        block: u64,
+        /// Why.
+        abort: Abort,
+        /// The blocks finished, for a checkpoint.
+        state: Box<RunState<T>>,
+    },
 }
 
 /// Why the iteration over the blocks ended early (a stop, or an observer's failure).
@@ -262,7 +278,7 @@ pub fn run_controlled<T, F, O, E>(
     progress: &dyn Progress,
     work: F,
     observe: O,
-) -> Result<RunState<T>, RunError<E>>
+) -> Result<RunState<T>, RunError<E, T>>
 where
     T: Tally + Default,
     F: Fn(Block) -> T + Sync,
@@ -284,6 +300,7 @@ where
     // there: so the state always holds exactly the finished blocks. The lock is held for a
     // merge (and, rarely, a checkpoint), short beside a block's work.
     let shared = Mutex::new((state, observe, None::<E>));
+    let aborted = Mutex::new(None::<(u64, Abort)>);
     // A stop ends the iteration (`Err`), not only each remaining block: rayon then neither
     // splits nor walks the rest of the range, which for a huge run would take hours even when
     // every block is skipped.
@@ -299,13 +316,27 @@ where
                 let index = todo.nth(i);
                 let (deal_rng, policy_rng) = cursor.streams(index);
                 let len = plan.block_len(index);
-                let tally = work(Block {
-                    index,
-                    len,
-                    deal_rng,
-                    policy_rng,
-                    abandoned: None,
+                let tally = abort::attempt(|| {
+                    work(Block {
+                        index,
+                        len,
+                        deal_rng,
+                        policy_rng,
+                        abandoned: None,
+                    })
                 });
+                let tally = match tally {
+                    Ok(tally) => tally,
+                    Err(abort) => {
+                        halt.store(true, Ordering::Relaxed);
+                        let mut first = aborted.lock().unwrap_or_else(|e| e.into_inner());
+                        // Of the blocks that aborted, the lowest is reported.
+                        if first.as_ref().is_none_or(|(k, _)| index < *k) {
+                            *first = Some((index, abort));
+                        }
+                        return Err(Stopped);
+                    }
+                };
                 progress.advance(len);
                 // A panic in another worker poisons the lock; the pool re-raises that panic.
                 let Ok(mut guard) = shared.lock() else {
@@ -329,6 +360,13 @@ where
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     progress.finish();
+    if let Some((block, abort)) = aborted.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(RunError::Aborted {
+            block,
+            abort,
+            state: Box::new(state),
+        });
+    }
     match failure {
         Some(e) => Err(RunError::Observer(e)),
         None => Ok(state),

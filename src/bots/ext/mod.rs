@@ -1,0 +1,154 @@
+//! `ext:cmd=(COMMAND ...)`: a bot in any language, speaking a line protocol on its standard
+//! input and output (docs/protocol.md).
+//!
+//! - One process per command and worker thread, started on the first request and kept
+//!   running ([`process`]); it answers calls, cards or both, so one program given to `--bid`
+//!   and `--play` is one process.
+//! - napsim writes one JSON object per line and reads one back: the handshake first, then a
+//!   request per decision carrying what the seat may know ([`message`]) and a `seed` drawn
+//!   from the decision's own stream, so that a bot drawing its randomness from it gives the
+//!   same results whatever the thread count.
+//! - A bot that exits, closes its output, answers no JSON, an illegal call or card, or nothing
+//!   within the move time ends the run ([`crate::sim::abort`]) with one line naming the bot,
+//!   the request and what came back. The bot's stderr goes to its log file, never to napsim's
+//!   output.
+//! - Only the call and the card are asked. The other choices some profiles offer (Purchase
+//!   Nap's exchange, Peep Nap's look at the floater and its discard, a named trump, Sir
+//!   Garnet's spare hand) take the bid policies' documented defaults.
+
+mod message;
+mod process;
+
+pub use message::PROTOCOL_VERSION;
+pub use process::shutdown;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::cards::Card;
+use crate::game::Call;
+use crate::policy::{BidPolicy, BidView, PlayPolicy, PlayView, Spec, SpecError};
+use crate::rng::{SimRng, next_u64};
+use process::Program;
+
+/// The move time of bots whose spec does not set one, in milliseconds (`--move-time`).
+static DEFAULT_MOVE_TIME_MS: AtomicU64 = AtomicU64::new(10_000);
+
+/// The default move time: how long a bot may take to answer one request.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(10);
+
+/// Sets the move time of the bots built after it (the CLI's `--move-time`).
+pub fn set_move_time(time: Duration) {
+    DEFAULT_MOVE_TIME_MS.store(time.as_millis().max(1) as u64, Ordering::Relaxed);
+}
+
+/// Seeds sent to bots stay below 2^53, so that every JSON reader holds them exactly.
+const SEED_MASK: u64 = (1 << 53) - 1;
+
+/// An external bot.
+#[derive(Clone, Debug)]
+pub struct External {
+    /// The spec as written, to name the bot in errors.
+    spec: String,
+    program: Program,
+    move_time: Duration,
+}
+
+impl External {
+    /// `ext:cmd=(PROGRAM ARGS...)[,log=(FILE)]`: the command is split at spaces and run
+    /// without a shell; its stderr is appended to FILE (default `napsim-bots/NAME.log` in the
+    /// system's temporary directory, NAME the script's or else the program's file stem).
+    pub fn from_spec(spec: &Spec, text: &str) -> Result<External, SpecError> {
+        spec.check_keys(&["cmd", "log"])?;
+        let cmd = spec.get("cmd").ok_or_else(|| SpecError::Missing {
+            policy: "ext".into(),
+            key: "cmd".into(),
+            hint: "the bot's command, e.g. ext:cmd=(python3 bots/random_bot.py)".into(),
+        })?;
+        let argv: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+        let Some(program) = argv.first() else {
+            return Err(SpecError::BadValue {
+                policy: "ext".into(),
+                key: "cmd".into(),
+                value: cmd.into(),
+                reason: "an empty command".into(),
+            });
+        };
+        let log = match spec.get("log") {
+            Some(file) => PathBuf::from(file),
+            None => {
+                // Named after the script an interpreter runs (its first argument that is a
+                // file), else the program.
+                let script = argv[1..]
+                    .iter()
+                    .map(std::path::Path::new)
+                    .find(|p| p.is_file());
+                let stem = script
+                    .unwrap_or(std::path::Path::new(program))
+                    .file_stem()
+                    .map_or("bot".into(), |n| n.to_string_lossy().into_owned());
+                std::env::temp_dir()
+                    .join("napsim-bots")
+                    .join(format!("{stem}.log"))
+            }
+        };
+        Ok(External {
+            spec: text.to_string(),
+            program: Program { argv, log },
+            move_time: Duration::from_millis(DEFAULT_MOVE_TIME_MS.load(Ordering::Relaxed)),
+        })
+    }
+
+    /// Sends `request`, returns the answer line; aborts the run if the bot failed.
+    fn ask(&self, players: usize, profile: &crate::rules::Profile, request: &str) -> String {
+        let hello = || message::hello(profile, players);
+        match process::ask(&self.program, hello, request, self.move_time) {
+            Ok(answers) => {
+                if let Some((hello, greeting)) = answers.greeting
+                    && let Err(why) = message::parse_name(&greeting)
+                {
+                    self.fail(&hello, &format!("answered badly: {why}"), Some(&greeting));
+                }
+                answers.answer
+            }
+            Err((failure, line)) => self.fail(&line, &failure.to_string(), None),
+        }
+    }
+
+    /// Ends the run: the bot, what happened, the request and the answer.
+    fn fail(&self, request: &str, what: &str, answer: Option<&str>) -> ! {
+        process::forget(&self.program);
+        let answer = answer.map_or(String::new(), |a| format!("; it answered: {a}"));
+        crate::sim::abort(format!(
+            "bot {}: {what}; request: {request}{answer} (its stderr is in {})",
+            self.spec,
+            self.program.log.display()
+        ))
+    }
+}
+
+impl BidPolicy for External {
+    fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
+        let legal = message::legal_calls(view);
+        let request = message::bid_request(view, &legal, next_u64(rng) & SEED_MASK);
+        let answer = self.ask(view.players(), view.profile(), &request);
+        message::parse_call(&answer, &legal, view.profile()).unwrap_or_else(|why| {
+            self.fail(&request, &format!("answered badly: {why}"), Some(&answer))
+        })
+    }
+}
+
+impl PlayPolicy for External {
+    fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
+        // A forced card is not asked (the next request shows it played).
+        if view.legal().count() == 1 {
+            return view.legal().first().expect("one card");
+        }
+        let request = message::play_request(view, next_u64(rng) & SEED_MASK);
+        let answer = self.ask(view.players(), view.profile(), &request);
+        message::parse_card(&answer, view.legal()).unwrap_or_else(|why| {
+            self.fail(&request, &format!("answered badly: {why}"), Some(&answer))
+        })
+    }
+}

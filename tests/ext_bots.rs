@@ -1,0 +1,212 @@
+//! External bots (`ext:cmd=(...)`, docs/protocol.md) end to end: the shipped Python examples
+//! play, deterministically whatever the thread count, and a bot that crashes, hangs, answers
+//! an illegal card or no JSON ends the run with exit status 1 and one `error:` line, within the
+//! move time plus a second, leaving no process behind.
+
+mod common;
+use common::napsim;
+
+use std::time::{Duration, Instant};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn bot(script: &str, args: &str) -> String {
+    format!("ext:cmd=(python3 {ROOT}/{script} {args})")
+}
+
+/// Whether a process whose command line holds `tag` is still running.
+fn running(tag: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(tag))
+    })
+}
+
+#[test]
+fn the_example_bots_play_the_same_deals_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("t{threads}.csv"));
+        let status = napsim()
+            .args(["simulate", "--deals", "3000", "--seed", "11", "--quiet"])
+            .args(["--threads", threads, "--out", out.to_str().unwrap()])
+            .args(["--bid", &bot("bots/lowest_bot.py", "")])
+            .args(["--play", &bot("bots/random_bot.py", "")])
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        outputs.push(std::fs::read(out).unwrap());
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    // The lowest bot passes whenever it may: only the dealer, who must bid when everyone
+    // passed... or nobody, in a profile that allows an all-pass deal. Either way the random
+    // player made some contracts and lost others.
+    let csv = String::from_utf8(outputs.remove(0)).unwrap();
+    assert!(csv.lines().count() > 1, "{csv}");
+}
+
+#[test]
+fn a_python_bot_plays_a_tournament_against_the_heuristic() {
+    let out = napsim()
+        .args(["tournament", "--sessions", "100", "--seed", "2", "--quiet"])
+        .args([
+            "--entrant",
+            &format!("py=threshold/{}", bot("bots/random_bot.py", "")),
+        ])
+        .args(["--entrant", "h=threshold/heuristic"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The random player loses to the heuristic: its row's balance is negative.
+    let py = text.lines().find(|l| l.starts_with("py ")).expect(&text);
+    let balance: f64 = py.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(balance < 0.0, "{text}");
+}
+
+/// Runs `simulate` with the misbehaving bot in mode `how` and returns its stderr, checking the
+/// exit status, the single error line, the time and that no bot process is left.
+fn misbehaving(how: &str, extra: &[&str]) -> String {
+    let tag = format!("tag-{how}-{}", std::process::id());
+    let started = Instant::now();
+    let out = napsim()
+        .args([
+            "--move-time",
+            "1",
+            "simulate",
+            "--deals",
+            "2000",
+            "--seed",
+            "1",
+            "--quiet",
+        ])
+        .args([
+            "--play",
+            &bot("tests/bots/misbehave.py", &format!("{how} 1 {tag}")),
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{how}: {stderr}");
+    assert!(out.stdout.is_empty(), "{how}: stdout {:?}", out.stdout);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{how}: {stderr}");
+    assert!(
+        lines[0].starts_with("error: bot ext:cmd=(python3 "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // The request is named, with the deal's block and seed.
+    assert!(
+        stderr.contains("request: {") && stderr.contains("\"type\":\"play\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("of the run with seed 1)"), "{stderr}");
+    // The move time plus a second, with room for starting Python on a loaded machine.
+    assert!(took < Duration::from_secs(4), "{how}: {took:?}");
+    assert!(!running(&tag), "{how}: a bot process is left");
+    stderr
+}
+
+#[test]
+fn a_bot_that_crashes_ends_the_run_with_one_error_line() {
+    let e = misbehaving("crash", &[]);
+    assert!(e.contains("exited with status 3 before answering"), "{e}");
+}
+
+#[test]
+fn a_bot_that_hangs_is_stopped_after_the_move_time() {
+    let e = misbehaving("hang", &[]);
+    assert!(e.contains("did not answer within 1 s"), "{e}");
+}
+
+#[test]
+fn a_bot_that_plays_an_illegal_card_ends_the_run() {
+    let e = misbehaving("illegal", &[]);
+    assert!(
+        e.contains("is not a legal card here") && e.contains("it answered: {"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_bot_that_answers_no_json_ends_the_run() {
+    let e = misbehaving("garbage", &[]);
+    assert!(
+        e.contains("not a JSON object") && e.contains("this is not json"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_worlds_finished_before_a_failure_are_saved_in_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("run.checkpoint");
+    let tag = format!("tag-late-{}", std::process::id());
+    // One thread: the blocks of 64 worlds run in order, and the bot fails on its 20,000th
+    // card, some blocks in.
+    let out = napsim()
+        .args([
+            "hand",
+            "AS KS QS 7H 2D",
+            "--worlds",
+            "1024",
+            "--seed",
+            "3",
+            "--quiet",
+        ])
+        .args([
+            "--threads",
+            "1",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+        ])
+        .args([
+            "--play",
+            &bot("tests/bots/misbehave.py", &format!("crash 20000 {tag}")),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("worlds finished before it are saved in"),
+        "{stderr}"
+    );
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&checkpoint).unwrap()).unwrap();
+    // The first blocks, all of them finished, none of the failed one.
+    let done = saved["done"].as_array().unwrap();
+    assert_eq!(done.len(), 1, "{saved}");
+    let (first, end) = (done[0][0].as_u64().unwrap(), done[0][1].as_u64().unwrap());
+    assert!(first == 0 && end > 0 && end < 16, "{done:?}");
+    assert!(
+        stderr.contains(&format!("(block {end} of the run with seed 3)")),
+        "{stderr}"
+    );
+    assert!(!running(&tag));
+}
+
+#[test]
+fn a_bot_that_cannot_start_is_named() {
+    let out = napsim()
+        .args(["simulate", "--deals", "100", "--seed", "1", "--quiet"])
+        .args(["--play", "ext:cmd=(/nonexistent/bot --fast)"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("could not be started: /nonexistent/bot"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_bot_spec_without_a_command_is_refused() {
+    common::assert_bad(&["simulate", "--play", "ext:log=(x.log)"], "cmd");
+}
