@@ -199,3 +199,97 @@ fn bad_entrants_exit_2() {
         "NAME=BID/PLAY",
     );
 }
+
+/// The `sprt:` line of a tournament's summary, and the run's rows and manifest.
+fn sprt_run(entrants: [&str; 2], sprt: &str, threads: &str) -> (String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.csv");
+    let text = stdout(&[
+        "tournament",
+        "--entrant",
+        entrants[0],
+        "--entrant",
+        entrants[1],
+        "--sessions",
+        "20000",
+        "--seed",
+        "5",
+        "--sprt",
+        sprt,
+        "--threads",
+        threads,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("sprt: "))
+        .unwrap_or_else(|| panic!("no sprt line: {text}"))
+        .to_string();
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let meta = std::fs::read_to_string(napsim::files::meta_path(&out)).unwrap();
+    (line, csv, meta)
+}
+
+#[test]
+fn the_sequential_test_stops_early_and_decides() {
+    // The heuristic against random play: about 8 units a session apart, so H1 (>= 1) at once.
+    let (line, csv, meta) = sprt_run(["h=threshold/heuristic", "r=threshold/random"], "0,1", "2");
+    assert!(line.starts_with("sprt: accepted H1 (LLR "), "{line}");
+    let played: u64 = line
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" card sets played)"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(played < 20000 && played.is_multiple_of(64), "{line}");
+    // The rows count the card sets played, not the maximum.
+    assert!(csv.contains(&format!(",{},", played * 4)), "{csv}");
+    let meta: serde_json::Value = serde_json::from_str(&meta).unwrap();
+    assert_eq!(meta["outcome"]["sprt"]["decision"], "accepted_h1");
+    assert_eq!(meta["outcome"]["sprt"]["card_sets"], played);
+    // Identical entrants tie every card set in duplicate: the variance floor accepts H0.
+    let (line, _, meta) = sprt_run(
+        ["a=threshold/heuristic", "b=threshold/heuristic"],
+        "0,1",
+        "2",
+    );
+    assert!(line.starts_with("sprt: accepted H0 (LLR "), "{line}");
+    assert!(line.ends_with(", 64 card sets played)"), "{line}");
+    assert!(meta.contains("\"accepted_h0\""));
+}
+
+#[test]
+fn the_sequential_test_stops_at_the_same_block_with_any_thread_count() {
+    // Hypotheses close to the true difference: the test runs several blocks before deciding.
+    let entrants = ["h=threshold/heuristic", "r=threshold/random"];
+    let (line1, csv1, _) = sprt_run(entrants, "7.5,8.5", "1");
+    let (line2, csv2, _) = sprt_run(entrants, "7.5,8.5", "2");
+    assert_eq!(line1, line2);
+    assert_eq!(csv1, csv2);
+    assert!(!line1.ends_with(", 64 card sets played)"), "{line1}");
+}
+
+#[test]
+fn the_sequential_test_refuses_shards_and_bad_hypotheses() {
+    let base = [
+        "tournament",
+        "--entrant",
+        "a=threshold/heuristic",
+        "--entrant",
+        "b=threshold/random",
+    ];
+    let with =
+        |extra: &[&'static str]| -> Vec<&str> { base.iter().chain(extra).copied().collect() };
+    assert_bad(
+        &with(&[
+            "--sprt", "0,1", "--seed", "1", "--shard", "0/2", "--out", "p.json",
+        ]),
+        "cannot be split into shards",
+    );
+    assert_bad(&with(&["--sprt", "1,0"]), "D0 < D1");
+    assert_bad(&with(&["--sprt", "0,1", "--alpha", "0.5"]), "--alpha 0.5");
+    // clap names the missing --sprt on the line after.
+    assert_bad(&with(&["--beta", "0.1"]), "required arguments");
+}

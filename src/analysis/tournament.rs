@@ -36,6 +36,7 @@ use crate::rng::SimRng;
 use crate::rules::{MAX_PLAYERS, Profile};
 use crate::run::LongCommand;
 use crate::sim::{Block, Tally, TallyError};
+use crate::stats::sprt::{Decision, Sprt, Standing};
 
 /// Card sets per block. Part of the determinism contract: changing it changes the results.
 pub const BLOCK_SIZE: u64 = 64;
@@ -377,6 +378,10 @@ pub struct TournamentJob {
     /// Files the policies read (`table:file=`), with a digest of each.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub input_files: BTreeMap<String, String>,
+    /// Stop at the first block boundary where this test on the first two entrants decides
+    /// (`--sprt`); `sessions` is then the most card sets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<Sprt>,
 }
 
 /// `napsim tournament`, prepared: the entrants parsed and checked.
@@ -390,6 +395,32 @@ impl Tournament {
     /// The entrants.
     pub fn entrants(&self) -> &[Entrant] {
         &self.entrants
+    }
+
+    /// Where the sequential test (`--sprt`) stands with `tally`: the paired differences of
+    /// the first entrant minus the second, per card set, in units per session.
+    pub fn sprt_standing(&self, tally: &TournamentTally) -> Option<Standing> {
+        let sprt = self.job.sprt?;
+        let n = self.entrants.len();
+        let (sum, sq) = tally.pairs.get(1).copied().unwrap_or((0, 0));
+        debug_assert!(tally.sets == 0 || tally.pairs.len() == n * n);
+        // The integers are c_a c_b times the differences (see `rows`).
+        let scale = (self.seat_sessions(0) * self.seat_sessions(1)) as f64;
+        let (sum, sq) = (sum as f64 / scale, sq as f64 / (scale * scale));
+        Some(sprt.standing(tally.sets, sum, sq))
+    }
+
+    /// The sequential test's conclusion with the whole run's `tally` (`None` without `--sprt`).
+    pub fn sprt_decision(&self, tally: &TournamentTally) -> Option<(Decision, Standing)> {
+        let standing = self.sprt_standing(tally)?;
+        Some((
+            Sprt::crossed(&standing).unwrap_or(Decision::NoDecision),
+            standing,
+        ))
+    }
+
+    fn seat_sessions(&self, e: usize) -> u64 {
+        self.config(0).seat_sessions(e)
     }
 
     /// The tournament's configuration with `seed`.
@@ -440,6 +471,9 @@ impl LongCommand for Tournament {
 
     fn prepare(profile: &Profile, mut job: TournamentJob) -> Result<Tournament, Error> {
         let entrants = parse_entrants(profile, &job)?;
+        if let Some(sprt) = &job.sprt {
+            sprt.check().map_err(Error::input)?;
+        }
         if job.input_files.is_empty() {
             let specs: Vec<&str> = entrants
                 .iter()
@@ -468,6 +502,16 @@ impl LongCommand for Tournament {
 
     fn block(&self, seed: u64, block: Block) -> TournamentTally {
         tournament_block(&self.config(seed), block)
+    }
+
+    /// With `--sprt`, the test is looked at after every block, in block order.
+    fn check_every(&self) -> Option<u64> {
+        self.job.sprt.map(|_| 1)
+    }
+
+    fn may_stop(&self, tally: &TournamentTally) -> bool {
+        self.sprt_standing(tally)
+            .is_some_and(|standing| Sprt::crossed(&standing).is_some())
     }
 }
 

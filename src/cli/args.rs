@@ -303,9 +303,33 @@ pub struct TournamentArgs {
     /// The entrant table and the cross-table of paired differences as Markdown here.
     #[arg(long, value_name = "FILE.md")]
     pub markdown: Option<PathBuf>,
+    /// Stop as soon as a sequential probability ratio test on the first entrant minus the
+    /// second (mean paired difference per card set, units per session) accepts H0: difference
+    /// <= D0 or H1: difference >= D1; --sessions is then the most card sets.
+    #[arg(long, value_name = "D0,D1", value_parser = parse_sprt, allow_hyphen_values = true)]
+    pub sprt: Option<(f64, f64)>,
+    /// With --sprt: the probability of accepting H1 when H0 holds.
+    #[arg(long, default_value = "0.05", requires = "sprt")]
+    pub alpha: f64,
+    /// With --sprt: the probability of accepting H0 when H1 holds.
+    #[arg(long, default_value = "0.05", requires = "sprt")]
+    pub beta: f64,
     /// Seed, threads, progress, shards and checkpoints.
     #[command(flatten)]
     pub long: LongArgs,
+}
+
+/// Parses `D0,D1`, two numbers (`0,1.5`; `-0.5,0.5`).
+fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("expected two numbers D0,D1 with D0 < D1, e.g. 0,1: got '{text}'");
+    let (d0, d1) = text.split_once(',').ok_or_else(bad)?;
+    let d0: f64 = d0.trim().parse().map_err(|_| bad())?;
+    let d1: f64 = d1.trim().parse().map_err(|_| bad())?;
+    if d0.is_finite() && d1.is_finite() && d0 < d1 {
+        Ok((d0, d1))
+    } else {
+        Err(bad())
+    }
 }
 
 /// `napsim thresholds`.

@@ -229,6 +229,12 @@ fn run(cli: Cli) -> Result<(), Error> {
                 sessions: a.sessions,
                 duplicate: !a.no_duplicate,
                 input_files: Default::default(),
+                sprt: a.sprt.map(|(d0, d1)| crate::stats::sprt::Sprt {
+                    d0,
+                    d1,
+                    alpha: a.alpha,
+                    beta: a.beta,
+                }),
             };
             let outputs = Outputs {
                 out: a.out,

@@ -121,6 +121,7 @@ impl Finished {
         Meta {
             identity: self.identity.clone(),
             reproduce,
+            outcome: None,
             run: self.run.clone(),
         }
     }

@@ -33,8 +33,14 @@ impl Render for Tournament {
             &rows,
             &pairs,
         );
+        let sprt_flags = job.sprt.map_or(String::new(), |t| {
+            format!(
+                " --sprt {},{} --alpha {} --beta {}",
+                t.d0, t.d1, t.alpha, t.beta
+            )
+        });
         let command = format!(
-            "napsim --rules {} tournament --players {} {} --sessions {} --seed {seed}{}",
+            "napsim --rules {} tournament --players {} {} --sessions {} --seed {seed}{}{sprt_flags}",
             profile.name(),
             job.players,
             job.entrants
@@ -45,10 +51,32 @@ impl Render for Tournament {
             job.sessions,
             if job.duplicate { "" } else { " --no-duplicate" }
         );
+        let sprt = self.sprt_decision(tally);
+        let text = match sprt {
+            Some((decision, s)) => format!(
+                "{text}sprt: {} (LLR {:.3}, bounds {:.3} and {:.3}, {} card sets played)\n",
+                decision.words(),
+                s.llr,
+                s.lower,
+                s.upper,
+                s.sets
+            ),
+            None => text,
+        };
         let outputs = &finished.outputs;
         let mut rendered = Rendered::default();
         if let Some(path) = &outputs.out {
-            rendered.add_with_meta(path, csv_of(&rows)?, &finished.meta(Some(command.clone())));
+            let mut meta = finished.meta(Some(command.clone()));
+            meta.outcome = sprt.map(|(decision, standing)| {
+                serde_json::json!({"sprt": {
+                    "decision": decision,
+                    "llr": standing.llr,
+                    "lower_bound": standing.lower,
+                    "upper_bound": standing.upper,
+                    "card_sets": standing.sets,
+                }})
+            });
+            rendered.add_with_meta(path, csv_of(&rows)?, &meta);
         }
         if let Some(path) = &outputs.pairs {
             rendered.add(path, csv_of(&pairs)?);

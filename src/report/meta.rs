@@ -16,6 +16,10 @@ pub struct Meta {
     /// The command line that reproduces the output (for the commands that print one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<String>,
+    /// What the run concluded, for a command that concludes something (a tournament's
+    /// `--sprt` test).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<serde_json::Value>,
     /// How this copy was computed.
     pub run: RunInfo,
 }

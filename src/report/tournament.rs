@@ -68,9 +68,10 @@ pub fn tournament_text(
     pairs: &[PairRow],
 ) -> String {
     let mut text = format!(
-        "{} | {} players | {} card sets{} | seed {seed} | {:.1} s\n\n",
+        "{} | {} players | {}{} card sets{} | seed {seed} | {:.1} s\n\n",
         profile.name(),
         job.players,
+        if job.sprt.is_some() { "at most " } else { "" },
         job.sessions,
         if job.duplicate { ", duplicate" } else { "" },
         elapsed_seconds

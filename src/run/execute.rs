@@ -184,10 +184,9 @@ impl<'p> Execution<'p> {
         let adaptive = command.check_every().is_some();
         if adaptive && let Some(shard) = self.shard {
             return Err(Error::input(format!(
-                "--shard {shard}: a run that stops when its answer is precise enough (--precision, \
-                 or napsim {}'s default) cannot be split into shards; give a fixed number of {unit} \
-                 (--{unit} K) to shard it",
-                C::NAME
+                "--shard {shard}: this run stops as soon as its answer is known (napsim hand's \
+                 --precision or default, napsim tournament's --sprt), so it cannot be split into \
+                 shards: give hand a fixed --worlds K, or run the tournament without --sprt"
             )));
         }
         let (state, spent_before) = match &self.resume {

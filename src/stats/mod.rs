@@ -1,4 +1,7 @@
-//! Intervals and standard errors from integer tallies.
+//! Intervals and standard errors from integer tallies, and the tournament's sequential test
+//! ([`sprt`]).
+
+pub mod sprt;
 
 /// The 97.5% standard normal quantile, for 95% two-sided intervals.
 pub const Z95: f64 = 1.959963984540054;
