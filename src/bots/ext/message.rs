@@ -1,7 +1,13 @@
 //! The protocol's messages (docs/protocol.md): requests built from a seat's view, answers
 //! parsed back. Cards in the ASCII notation (`AS`, `TD`), calls by name (`pass`, `three`).
+//!
+//! Requests are written straight into a reused buffer, keys in alphabetical order (as a JSON
+//! map would print them): building `serde_json::Value` maps cost more than the rest of a
+//! request's round trip.
 
-use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+use serde::Deserialize;
 
 use crate::cards::{Card, CardSet};
 use crate::game::Call;
@@ -11,36 +17,109 @@ use crate::rules::Profile;
 /// The protocol's version, sent in the handshake.
 pub const PROTOCOL_VERSION: u32 = 1;
 
+/// A JSON object being written: `{"a":1,"b":"x"}`.
+struct Object<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> Object<'a> {
+    fn new(out: &'a mut String) -> Object<'a> {
+        out.push('{');
+        Object { out, first: true }
+    }
+
+    fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        string(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    fn str(&mut self, key: &str, value: &str) -> &mut Self {
+        string(self.key(key), value);
+        self
+    }
+
+    fn num(&mut self, key: &str, value: impl std::fmt::Display) -> &mut Self {
+        let out = self.key(key);
+        let _ = write!(out, "{value}");
+        self
+    }
+
+    fn strs<I: IntoIterator<Item = S>, S: std::fmt::Display>(
+        &mut self,
+        key: &str,
+        items: I,
+    ) -> &mut Self {
+        let out = self.key(key);
+        out.push('[');
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "\"{item}\"");
+        }
+        out.push(']');
+        self
+    }
+
+    fn end(&mut self) {
+        self.out.push('}');
+    }
+}
+
+/// `text` as a JSON string.
+fn string(out: &mut String, text: &str) {
+    out.push('"');
+    if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 /// The handshake: the protocol version, the profile and the table size.
 pub(super) fn hello(profile: &Profile, players: usize) -> String {
-    json!({
-        "type": "hello",
-        "protocol": PROTOCOL_VERSION,
-        "profile": profile.name(),
-        "players": players,
-    })
-    .to_string()
-}
-
-fn cards(set: CardSet) -> String {
-    set.to_string()
-}
-
-fn card_list(set: CardSet) -> Vec<String> {
-    set.iter_desc().map(|c| c.to_string()).collect()
-}
-
-fn call_names(calls: &[Call], profile: &Profile) -> Vec<String> {
-    calls.iter().map(|c| c.name(profile).to_string()).collect()
+    let mut out = String::new();
+    Object::new(&mut out)
+        .num("players", players)
+        .str("profile", profile.name())
+        .num("protocol", PROTOCOL_VERSION)
+        .str("type", "hello")
+        .end();
+    out
 }
 
 /// The auction so far, each call with its seat: the eldest (the dealer's left) speaks first.
-fn auction(calls: &[Call], profile: &Profile, dealer: usize, players: usize) -> Vec<Value> {
-    calls
-        .iter()
-        .enumerate()
-        .map(|(i, call)| json!({"seat": (dealer + 1 + i) % players, "call": call.name(profile)}))
-        .collect()
+fn auction(o: &mut Object, calls: &[Call], profile: &Profile, dealer: usize, players: usize) {
+    let out = o.key("calls");
+    out.push('[');
+    for (i, call) in calls.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let mut entry = Object::new(out);
+        entry
+            .str("call", call.name(profile))
+            .num("seat", (dealer + 1 + i) % players)
+            .end();
+    }
+    out.push(']');
 }
 
 /// The legal calls of the seat in `view`: passing, then the bids of the ladder it may call.
@@ -52,89 +131,113 @@ pub(super) fn legal_calls(view: &BidView) -> Vec<Call> {
         .collect()
 }
 
-/// A `bid` request: what the seat in `view` knows in the auction.
-pub(super) fn bid_request(view: &BidView, legal: &[Call], seed: u64) -> String {
+/// A `bid` request into `out`: what the seat in `view` knows in the auction.
+pub(super) fn bid_request(out: &mut String, view: &BidView, legal: &[Call], seed: u64) {
     let profile = view.profile();
-    let mut request = json!({
-        "type": "bid",
-        "profile": profile.name(),
-        "players": view.players(),
-        "seat": view.seat(),
-        "dealer": view.dealer(),
-        "position": view.position(),
-        "hand": cards(view.hand()),
-        "legal": call_names(legal, profile),
-        "calls": auction(view.calls(), profile, view.dealer(), view.players()),
-        "seed": seed,
-    });
-    if profile.has_kitty() {
-        request["kitty"] = json!(view.kitty());
-    }
+    let mut o = Object::new(out);
+    auction(&mut o, view.calls(), profile, view.dealer(), view.players());
+    o.num("dealer", view.dealer());
     if let Some(floater) = view.floater() {
-        request["floater"] = json!(floater.to_string());
+        o.str("floater", &floater.to_string());
     }
-    request.to_string()
+    o.str("hand", &view.hand().to_string());
+    if profile.has_kitty() {
+        o.num("kitty", view.kitty());
+    }
+    o.strs("legal", legal.iter().map(|c| c.name(profile)))
+        .num("players", view.players())
+        .num("position", view.position())
+        .str("profile", profile.name())
+        .num("seat", view.seat())
+        .num("seed", seed)
+        .str("type", "bid")
+        .end();
 }
 
-/// A `play` request: what the seat in `view` knows in the play.
-pub(super) fn play_request(view: &PlayView, seed: u64) -> String {
+/// A `play` request into `out`: what the seat in `view` knows in the play.
+pub(super) fn play_request(out: &mut String, view: &PlayView, seed: u64) {
     let profile = view.profile();
-    let contract = view.contract();
-    let tricks: Vec<Value> = (0..=view.tricks_done())
-        .filter_map(|t| {
+    let mut o = Object::new(out);
+    auction(&mut o, view.calls(), profile, view.dealer(), view.players());
+    {
+        let out = o.key("contract");
+        Object::new(out)
+            .str("bid", view.bid().name())
+            .num("declarer", view.declarer())
+            .num("misere", view.is_misere())
+            .end();
+    }
+    o.num("dealer", view.dealer());
+    if let Some(floater) = view.floater() {
+        o.str("floater", &floater.to_string());
+    }
+    o.str("hand", &view.hand().to_string())
+        .strs("legal", view.legal().iter_desc())
+        .num("players", view.players())
+        .str("profile", profile.name())
+        .num("seat", view.seat())
+        .num("seed", seed);
+    {
+        let out = o.key("tricks");
+        out.push('[');
+        for t in 0..=view.tricks_done() {
             let played = view.trick_cards(t);
             if played.is_empty() {
-                return None;
+                break;
             }
-            let mut trick = json!({
-                "leader": view.trick_leader(t),
-                "cards": played.iter().map(Card::to_string).collect::<Vec<_>>(),
-            });
+            if t > 0 {
+                out.push(',');
+            }
+            let mut trick = Object::new(out);
+            trick
+                .strs("cards", played.iter())
+                .num("leader", view.trick_leader(t));
             if t < view.tricks_done() {
-                trick["winner"] = json!(view.trick_winner(t));
+                trick.num("winner", view.trick_winner(t));
             }
-            Some(trick)
-        })
-        .collect();
-    let mut request = json!({
-        "type": "play",
-        "profile": profile.name(),
-        "players": view.players(),
-        "seat": view.seat(),
-        "dealer": view.dealer(),
-        "hand": cards(view.hand()),
-        "legal": card_list(view.legal()),
-        "calls": auction(view.calls(), profile, view.dealer(), view.players()),
-        "contract": {
-            "bid": view.bid().name(),
-            "declarer": contract.declarer,
-            "misere": view.is_misere(),
-        },
-        "trump": view.trump().map(|s| s.to_string()),
-        "tricks": tricks,
-        "seed": seed,
-    });
-    if let Some(floater) = view.floater() {
-        request["floater"] = json!(floater.to_string());
+            trick.end();
+        }
+        out.push(']');
     }
-    request.to_string()
+    match view.trump() {
+        Some(suit) => o.str("trump", &suit.to_string()),
+        None => o.num("trump", "null"),
+    };
+    o.str("type", "play").end();
 }
 
-/// The value of `field` in the answer `line`, or why there is none.
-fn field(line: &str, field: &str) -> Result<String, String> {
-    let value: Value =
+/// An answer: the fields napsim reads (any others are ignored).
+#[derive(Deserialize)]
+struct Answer {
+    call: Option<serde_json::Value>,
+    card: Option<serde_json::Value>,
+    name: Option<serde_json::Value>,
+}
+
+/// The value of `field` in the answer `line`, if it is a string; or why there is none.
+fn field(line: &str, field: &str) -> Result<Option<String>, String> {
+    let answer: Answer =
         serde_json::from_str(line).map_err(|e| format!("it is not a JSON object ({e})"))?;
-    let object = value.as_object().ok_or("it is not a JSON object")?;
-    match object.get(field) {
-        Some(Value::String(text)) => Ok(text.clone()),
+    let value = match field {
+        "call" => answer.call,
+        "card" => answer.card,
+        _ => answer.name,
+    };
+    match value {
+        None => Ok(None),
+        Some(serde_json::Value::String(text)) => Ok(Some(text)),
         Some(_) => Err(format!("its \"{field}\" is not a string")),
-        None => Err(format!("it has no \"{field}\"")),
     }
+}
+
+/// The value of `name` in the answer `line`, which must have it.
+fn required(line: &str, name: &str) -> Result<String, String> {
+    field(line, name)?.ok_or_else(|| format!("it has no \"{name}\""))
 }
 
 /// The call in the answer `line`, if it is one of `legal`.
 pub(super) fn parse_call(line: &str, legal: &[Call], profile: &Profile) -> Result<Call, String> {
-    let name = field(line, "call")?;
+    let name = required(line, "call")?;
     let call = Call::parse(&name, profile).ok_or_else(|| format!("\"{name}\" is no call"))?;
     if legal.contains(&call) {
         Ok(call)
@@ -145,7 +248,7 @@ pub(super) fn parse_call(line: &str, legal: &[Call], profile: &Profile) -> Resul
 
 /// The card in the answer `line`, if it is legal.
 pub(super) fn parse_card(line: &str, legal: CardSet) -> Result<Card, String> {
-    let text = field(line, "card")?;
+    let text = required(line, "card")?;
     let card: Card = text.parse().map_err(|_| format!("\"{text}\" is no card"))?;
     if legal.contains(card) {
         Ok(card)
@@ -156,9 +259,36 @@ pub(super) fn parse_card(line: &str, legal: CardSet) -> Result<Card, String> {
 
 /// The bot's name in its answer to the handshake, if it gave one.
 pub(super) fn parse_name(line: &str) -> Result<Option<String>, String> {
-    match field(line, "name") {
-        Ok(name) => Ok(Some(name)),
-        Err(e) if e.starts_with("it has no") => Ok(None),
-        Err(e) => Err(e),
+    field(line, "name")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_escaped_as_json_reads_them() {
+        for text in [
+            "heather-1875",
+            "a \"quoted\" name",
+            "back\\slash",
+            "tab\there",
+            "é♠",
+        ] {
+            let mut out = String::new();
+            string(&mut out, text);
+            let back: String = serde_json::from_str(&out).unwrap();
+            assert_eq!(back, text, "{out}");
+        }
+    }
+
+    #[test]
+    fn the_handshake_is_one_json_object() {
+        let profile = Profile::default_profile();
+        let hello = hello(&profile, 4);
+        let value: serde_json::Value = serde_json::from_str(&hello).unwrap();
+        assert_eq!(value["type"], "hello");
+        assert_eq!(value["protocol"], PROTOCOL_VERSION);
+        assert_eq!(value["players"], 4);
     }
 }

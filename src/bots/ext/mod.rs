@@ -131,7 +131,8 @@ impl External {
 impl BidPolicy for External {
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
         let legal = message::legal_calls(view);
-        let request = message::bid_request(view, &legal, next_u64(rng) & SEED_MASK);
+        let mut request = String::with_capacity(512);
+        message::bid_request(&mut request, view, &legal, next_u64(rng) & SEED_MASK);
         let answer = self.ask(view.players(), view.profile(), &request);
         message::parse_call(&answer, &legal, view.profile()).unwrap_or_else(|why| {
             self.fail(&request, &format!("answered badly: {why}"), Some(&answer))
@@ -145,7 +146,8 @@ impl PlayPolicy for External {
         if view.legal().count() == 1 {
             return view.legal().first().expect("one card");
         }
-        let request = message::play_request(view, next_u64(rng) & SEED_MASK);
+        let mut request = String::with_capacity(1024);
+        message::play_request(&mut request, view, next_u64(rng) & SEED_MASK);
         let answer = self.ask(view.players(), view.profile(), &request);
         message::parse_card(&answer, view.legal()).unwrap_or_else(|why| {
             self.fail(&request, &format!("answered badly: {why}"), Some(&answer))

@@ -3,12 +3,12 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Every bot process started and not yet reaped, by process id: [`shutdown`] ends them.
 static CHILDREN: Mutex<Vec<(u32, Child)>> = Mutex::new(Vec::new());
@@ -35,11 +35,61 @@ impl Program {
     }
 }
 
-/// A running bot: its input, and the lines of its output as a reader thread receives them.
+/// A running bot: its input, its output and what has been read of it past the last line.
 struct Bot {
     pid: u32,
     stdin: ChildStdin,
-    lines: Receiver<Option<String>>,
+    stdout: ChildStdout,
+    pending: Vec<u8>,
+    chunk: Box<[u8; 4096]>,
+}
+
+/// How a wait for a line ended without one.
+enum NoLine {
+    /// The output closed (the bot exited, or closed it).
+    Closed,
+    /// The deadline passed.
+    Late,
+}
+
+impl Bot {
+    /// The next line of the bot's output (without its newline), waiting at most `deadline`.
+    /// `poll(2)` waits on the pipe itself: a reader thread would add two thread switches to
+    /// every request.
+    fn read_line(&mut self, deadline: Duration) -> Result<String, NoLine> {
+        let until = Instant::now() + deadline;
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.pending.drain(..=end).collect();
+                return Ok(String::from_utf8_lossy(&line[..end]).into_owned());
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(NoLine::Late);
+            }
+            let mut poll = libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let millis = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+            // SAFETY: one valid pollfd for the length given.
+            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+            if ready < 0 {
+                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(NoLine::Closed);
+            }
+            if ready == 0 {
+                continue;
+            }
+            match self.stdout.read(&mut self.chunk[..]) {
+                Ok(0) | Err(_) => return Err(NoLine::Closed),
+                Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+            }
+        }
+    }
 }
 
 /// What went wrong with a bot, in words for the error line.
@@ -115,9 +165,19 @@ pub(super) fn forget(program: &Program) {
     }
 }
 
-/// Ends every bot process, on every path out of napsim.
+/// Ends every bot process, on every path out of napsim. The workers' threads close their bots'
+/// input as they end, so a well-behaved bot is given a moment to finish on its own (it may
+/// write a last line to its log) before it is killed.
 pub fn shutdown() {
-    let children = std::mem::take(&mut *CHILDREN.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut children = std::mem::take(&mut *CHILDREN.lock().unwrap_or_else(|e| e.into_inner()));
+    let grace = Instant::now() + Duration::from_millis(200);
+    while Instant::now() < grace {
+        children.retain_mut(|(_, child)| !matches!(child.try_wait(), Ok(Some(_))));
+        if children.is_empty() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
     for (_, mut child) in children {
         let _ = child.kill();
         let _ = child.wait();
@@ -140,23 +200,18 @@ fn start(program: &Program) -> Result<Bot, Failure> {
         .map_err(|e| Failure::Start(format!("{name}: {e}")))?;
     let stdin = child.stdin.take().expect("piped");
     let stdout = child.stdout.take().expect("piped");
-    let (sender, lines) = channel();
-    // A thread per process reads its lines, so that a reader can wait with a deadline.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if sender.send(Some(line)).is_err() {
-                return;
-            }
-        }
-        let _ = sender.send(None);
-    });
     let pid = child.id();
     CHILDREN
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .push((pid, child));
-    Ok(Bot { pid, stdin, lines })
+    Ok(Bot {
+        pid,
+        stdin,
+        stdout,
+        pending: Vec::new(),
+        chunk: Box::new([0; 4096]),
+    })
 }
 
 fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
@@ -175,10 +230,10 @@ fn exchange(bot: &mut Bot, line: &str, deadline: Duration) -> Result<String, Fai
     if sent.is_err() {
         return Err(Failure::Gone(exit_status(bot.pid)));
     }
-    match bot.lines.recv_timeout(deadline) {
-        Ok(Some(answer)) => Ok(answer),
-        Ok(None) | Err(RecvTimeoutError::Disconnected) => Err(Failure::Gone(exit_status(bot.pid))),
-        Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout(deadline)),
+    match bot.read_line(deadline) {
+        Ok(answer) => Ok(answer),
+        Err(NoLine::Closed) => Err(Failure::Gone(exit_status(bot.pid))),
+        Err(NoLine::Late) => Err(Failure::Timeout(deadline)),
     }
 }
 
