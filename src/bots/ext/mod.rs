@@ -95,7 +95,7 @@ impl External {
         };
         Ok(External {
             spec: text.to_string(),
-            program: Program { argv, log },
+            program: Program::new(argv, log),
             move_time: Duration::from_millis(DEFAULT_MOVE_TIME_MS.load(Ordering::Relaxed)),
         })
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 static CHILDREN: Mutex<Vec<(u32, Child)>> = Mutex::new(Vec::new());
 
 thread_local! {
-    /// This thread's bots, by their program's key ([`Program::key`]).
+    /// This thread's bots, by their program's key (`Program::key`).
     static BOTS: RefCell<HashMap<String, Bot>> = RefCell::new(HashMap::new());
 }
 
@@ -25,13 +25,16 @@ pub(super) struct Program {
     pub argv: Vec<String>,
     /// Where its stderr goes (appended).
     pub log: PathBuf,
+    /// One process per key and thread: a program asked for both calls and cards, or by two
+    /// entrants, is one process.
+    key: String,
 }
 
 impl Program {
-    /// One process per key and thread: a program asked for both calls and cards, or by two
-    /// entrants, is one process.
-    fn key(&self) -> String {
-        format!("{:?} {}", self.argv, self.log.display())
+    /// The program `argv` logging to `log`.
+    pub fn new(argv: Vec<String>, log: PathBuf) -> Program {
+        let key = format!("{argv:?} {}", log.display());
+        Program { argv, log, key }
     }
 }
 
@@ -131,9 +134,9 @@ pub(super) fn ask(
 ) -> Result<Answers, (Failure, String)> {
     BOTS.with(|bots| {
         let mut bots = bots.borrow_mut();
-        let key = program.key();
+        let key = &program.key;
         let mut greeting = None;
-        if !bots.contains_key(&key) {
+        if !bots.contains_key(key) {
             let hello = hello();
             let mut bot = start(program).map_err(|e| (e, hello.clone()))?;
             match exchange(&mut bot, &hello, deadline) {
@@ -145,11 +148,11 @@ pub(super) fn ask(
             }
             bots.insert(key.clone(), bot);
         }
-        let bot = bots.get_mut(&key).expect("just inserted");
+        let bot = bots.get_mut(key).expect("just inserted");
         match exchange(bot, line, deadline) {
             Ok(answer) => Ok(Answers { greeting, answer }),
             Err(e) => {
-                let bot = bots.remove(&key).expect("present");
+                let bot = bots.remove(key).expect("present");
                 end(bot.pid);
                 Err((e, line.to_string()))
             }
@@ -159,7 +162,7 @@ pub(super) fn ask(
 
 /// Ends this thread's process of `program` (after an answer that was not acceptable).
 pub(super) fn forget(program: &Program) {
-    let bot = BOTS.with(|bots| bots.borrow_mut().remove(&program.key()));
+    let bot = BOTS.with(|bots| bots.borrow_mut().remove(&program.key));
     if let Some(bot) = bot {
         end(bot.pid);
     }
