@@ -674,3 +674,35 @@ fn payout_tables_from_the_sources() {
     }
     assert!(rows >= 15);
 }
+
+/// A forfeit (`tournament --forfeit`: a seat's bot failed) settles the deal as that seat's
+/// revoke would: a declarer loses its contract, a defender alone pays what every defender
+/// would pay for a made one, and the payments still balance.
+#[test]
+fn a_forfeit_settles_the_deal_against_the_forfeiting_seat() {
+    let profile = load_profile("heather-1875").unwrap();
+    let bid = napsim::bots::bid_policy("always:bid=four", &profile).unwrap();
+    let play = napsim::bots::play_policy("heuristic", &profile).unwrap();
+    let table = napsim::policy::Table::uniform(bid.as_ref(), play.as_ref());
+    let (mut deal_rng, mut policy_rng) = block_streams(5, 0);
+    let mut shuffler = Shuffler::new(&profile, 4);
+    let dealt = shuffler.deal(0, &mut deal_rng);
+    let mut state = DealState::new(&profile, 0, dealt.hands(4));
+    napsim::policy::run_deal(&mut state, &table, &mut policy_rng);
+    let declarer = state.contract().expect("always bids").declarer;
+    let defender = (declarer + 1) % 4;
+    let mut lost = state.clone();
+    lost.forfeit(declarer);
+    let pay = lost.payments();
+    // Four failed: the declarer pays 4 to each of three opponents.
+    assert_eq!(pay[declarer], -12);
+    let mut conceded = state.clone();
+    conceded.forfeit(defender);
+    let pay = conceded.payments();
+    assert_eq!(pay[declarer], 12);
+    assert_eq!(pay[defender], -12);
+    assert_eq!(pay[..4].iter().sum::<i64>(), 0);
+    // The first forfeit stands.
+    conceded.forfeit(declarer);
+    assert_eq!(conceded.payments()[declarer], 12);
+}

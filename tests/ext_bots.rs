@@ -210,3 +210,47 @@ fn a_bot_that_cannot_start_is_named() {
 fn a_bot_spec_without_a_command_is_refused() {
     common::assert_bad(&["simulate", "--play", "ext:log=(x.log)"], "cmd");
 }
+
+#[test]
+fn with_forfeit_a_failing_bot_loses_its_deals_and_the_tournament_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.csv");
+    let tag = format!("tag-forfeit-{}", std::process::id());
+    // The bot crashes on every 300th card it is asked for, and is started again each time.
+    let py = format!(
+        "py=threshold/{}",
+        bot("tests/bots/misbehave.py", &format!("crash 300 {tag}"))
+    );
+    let run = napsim()
+        .args([
+            "tournament",
+            "--sessions",
+            "60",
+            "--seed",
+            "3",
+            "--quiet",
+            "--forfeit",
+        ])
+        .args(["--entrant", &py, "--entrant", "h=threshold/heuristic"])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let text = String::from_utf8(run.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("forfeits (deals lost to a failing bot): "))
+        .expect(&text);
+    let counts: Vec<u64> = line
+        .rsplit(": ")
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|entry| entry.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(counts[0] > 0 && counts[1] == 0, "{line}");
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(napsim::files::meta_path(&out)).unwrap()).unwrap();
+    assert_eq!(meta["outcome"]["forfeits"]["py"], counts[0]);
+    assert!(!running(&tag));
+}

@@ -23,7 +23,7 @@ proptest! {
                 .or_else(|_| parse_entrant("b=pass/random", &profile))
                 .unwrap(),
         ];
-        let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate };
+        let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate, forfeit: false };
         let tally = run(Plan { total: config.sets, block_size: BLOCK_SIZE, seed: config.seed }, 1, &Silent, |b| tournament_block(&config, b)).unwrap();
         // Balances sum to minus what the sessions left in the kitty.
         prop_assert_eq!(tally.balance_total + tally.kitty_total, 0);

@@ -173,6 +173,8 @@ pub struct TournamentConfig<'a> {
     pub seed: u64,
     /// Replay every card set in every rotation.
     pub duplicate: bool,
+    /// A failing external bot forfeits its deal instead of ending the run (`--forfeit`).
+    pub forfeit: bool,
 }
 
 impl TournamentConfig<'_> {
@@ -213,6 +215,13 @@ pub struct EntrantTally {
     pub deals: u64,
     /// Per bid: deals it declared it, and made it.
     pub declared: Vec<(u64, u64)>,
+    /// Deals it forfeited: its external bot failed in them (`--forfeit`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub forfeits: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The tallies of a tournament.
@@ -266,6 +275,7 @@ impl Tally for TournamentTally {
             a.wins_420 += b.wins_420;
             a.wins_420_sq += b.wins_420_sq;
             a.deals += b.deals;
+            a.forfeits += b.forfeits;
             for (x, y) in a.declared.iter_mut().zip(b.declared) {
                 x.0 += y.0;
                 x.1 += y.1;
@@ -322,7 +332,20 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
             let mut pack = set_shuffler.clone();
             let entrants = &mut tally.entrants;
             let result = play_session(profile, &mut pack, players, &mut d, |state| {
-                run_deal(state, &table, &mut p);
+                if config.forfeit {
+                    let ((), mut seats) =
+                        crate::bots::ext::record_forfeits(|| run_deal(state, &table, &mut p));
+                    if let Some(&first) = seats.first() {
+                        state.forfeit(first);
+                    }
+                    seats.sort_unstable();
+                    seats.dedup();
+                    for seat in seats {
+                        entrants[seat_of[seat]].forfeits += 1;
+                    }
+                } else {
+                    run_deal(state, &table, &mut p);
+                }
                 {
                     if let Some(s) = state.settlement() {
                         let e = seat_of[s.declarer];
@@ -382,6 +405,9 @@ pub struct TournamentJob {
     /// (`--sprt`); `sessions` is then the most card sets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<Sprt>,
+    /// A failing external bot forfeits its deal and the run goes on (`--forfeit`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forfeit: bool,
 }
 
 /// `napsim tournament`, prepared: the entrants parsed and checked.
@@ -432,6 +458,7 @@ impl Tournament {
             sets: self.job.sessions,
             seed,
             duplicate: self.job.duplicate,
+            forfeit: self.job.forfeit,
         }
     }
 }

@@ -308,6 +308,11 @@ pub struct TournamentArgs {
     /// <= D0 or H1: difference >= D1; --sessions is then the most card sets.
     #[arg(long, value_name = "D0,D1", value_parser = parse_sprt, allow_hyphen_values = true)]
     pub sprt: Option<(f64, f64)>,
+    /// An external bot that fails (exits, hangs, answers badly) forfeits the deal, settled as
+    /// a revoke by its seat (a declarer loses, a defender alone pays for a made contract), and
+    /// the tournament goes on; the forfeits are counted.
+    #[arg(long)]
+    pub forfeit: bool,
     /// With --sprt: the probability of accepting H1 when H0 holds.
     #[arg(long, default_value = "0.05", requires = "sprt")]
     pub alpha: f64,

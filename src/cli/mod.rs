@@ -229,6 +229,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 sessions: a.sessions,
                 duplicate: !a.no_duplicate,
                 input_files: Default::default(),
+                forfeit: a.forfeit,
                 sprt: a.sprt.map(|(d0, d1)| crate::stats::sprt::Sprt {
                     d0,
                     d1,

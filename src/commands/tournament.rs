@@ -51,6 +51,27 @@ impl Render for Tournament {
             job.sessions,
             if job.duplicate { "" } else { " --no-duplicate" }
         );
+        let forfeit_flag = if job.forfeit { " --forfeit" } else { "" };
+        let command = format!("{command}{forfeit_flag}");
+        // Deals lost by each entrant's failing bot, with --forfeit.
+        let forfeits: Vec<(String, u64)> = if job.forfeit {
+            self.entrants()
+                .iter()
+                .zip(&tally.entrants)
+                .map(|(e, t)| (e.name.clone(), t.forfeits))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let text = if job.forfeit {
+            let counts: Vec<String> = forfeits.iter().map(|(n, f)| format!("{n} {f}")).collect();
+            format!(
+                "{text}forfeits (deals lost to a failing bot): {}\n",
+                counts.join(", ")
+            )
+        } else {
+            text
+        };
         let sprt = self.sprt_decision(tally);
         let text = match sprt {
             Some((decision, s)) => format!(
@@ -67,15 +88,27 @@ impl Render for Tournament {
         let mut rendered = Rendered::default();
         if let Some(path) = &outputs.out {
             let mut meta = finished.meta(Some(command.clone()));
-            meta.outcome = sprt.map(|(decision, standing)| {
-                serde_json::json!({"sprt": {
-                    "decision": decision,
-                    "llr": standing.llr,
-                    "lower_bound": standing.lower,
-                    "upper_bound": standing.upper,
-                    "card_sets": standing.sets,
-                }})
-            });
+            let mut outcome = serde_json::Map::new();
+            if let Some((decision, standing)) = sprt {
+                outcome.insert(
+                    "sprt".into(),
+                    serde_json::json!({
+                        "decision": decision,
+                        "llr": standing.llr,
+                        "lower_bound": standing.lower,
+                        "upper_bound": standing.upper,
+                        "card_sets": standing.sets,
+                    }),
+                );
+            }
+            if job.forfeit {
+                let counts: serde_json::Map<String, serde_json::Value> = forfeits
+                    .iter()
+                    .map(|(name, f)| (name.clone(), (*f).into()))
+                    .collect();
+                outcome.insert("forfeits".into(), counts.into());
+            }
+            meta.outcome = (!outcome.is_empty()).then(|| outcome.into());
             rendered.add_with_meta(path, csv_of(&rows)?, &meta);
         }
         if let Some(path) = &outputs.pairs {

@@ -85,6 +85,9 @@ pub struct DealState<'p> {
     voids: u32,
     /// A revoke that ended a replayed deal: the seat and the card.
     revoke: Option<(u8, Card)>,
+    /// A seat that forfeited the deal (its bot failed, `tournament --forfeit`): settled as a
+    /// revoke by that seat.
+    forfeit: Option<u8>,
     /// The spare hand (Sir Garnet), face down until taken.
     spare: CardSet,
     /// Whether a seat took the spare hand.
@@ -170,6 +173,7 @@ impl<'p> DealState<'p> {
             played: CardSet::EMPTY,
             voids: 0,
             revoke: None,
+            forfeit: None,
             spare: extras.map_or(CardSet::EMPTY, |d| d.spare),
             spare_taken: false,
             kept: CardSet::EMPTY,

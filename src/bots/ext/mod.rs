@@ -46,6 +46,42 @@ pub fn set_move_time(time: Duration) {
 /// Seeds sent to bots stay below 2^53, so that every JSON reader holds them exactly.
 const SEED_MASK: u64 = (1 << 53) - 1;
 
+thread_local! {
+    /// While a deal runs under [`record_forfeits`]: the seats whose bot failed in it.
+    static FORFEITS: std::cell::RefCell<Option<Vec<usize>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `deal` with failing bots forfeiting instead of ending the run (`tournament
+/// --forfeit`): a bot that fails is ended (the next request starts it again), its seat passes
+/// or plays its lowest legal card, and the seat is returned among the forfeits, for the caller
+/// to settle the deal as lost by it ([`crate::game::DealState::forfeit`]).
+pub fn record_forfeits<T>(deal: impl FnOnce() -> T) -> (T, Vec<usize>) {
+    /// Stops the recording on every way out, an abort's unwinding included.
+    struct Recording;
+    impl Drop for Recording {
+        fn drop(&mut self) {
+            FORFEITS.with(|f| f.borrow_mut().take());
+        }
+    }
+    FORFEITS.with(|f| *f.borrow_mut() = Some(Vec::new()));
+    let recording = Recording;
+    let value = deal();
+    let seats = FORFEITS.with(|f| f.borrow_mut().take()).unwrap_or_default();
+    drop(recording);
+    (value, seats)
+}
+
+/// Records a forfeit by `seat` if forfeits are being recorded; false otherwise.
+fn forfeited(seat: usize) -> bool {
+    FORFEITS.with(|f| match f.borrow_mut().as_mut() {
+        Some(seats) => {
+            seats.push(seat);
+            true
+        }
+        None => false,
+    })
+}
+
 /// An external bot.
 #[derive(Clone, Debug)]
 pub struct External {
@@ -100,31 +136,67 @@ impl External {
         })
     }
 
-    /// Sends `request`, returns the answer line; aborts the run if the bot failed.
-    fn ask(&self, players: usize, profile: &crate::rules::Profile, request: &str) -> String {
+    /// Sends `request` and returns the answer line, or how the bot failed.
+    fn ask(
+        &self,
+        players: usize,
+        profile: &crate::rules::Profile,
+        request: &str,
+    ) -> Result<String, Failed> {
         let hello = || message::hello(profile, players);
         match process::ask(&self.program, hello, request, self.move_time) {
             Ok(answers) => {
                 if let Some((hello, greeting)) = answers.greeting
                     && let Err(why) = message::parse_name(&greeting)
                 {
-                    self.fail(&hello, &format!("answered badly: {why}"), Some(&greeting));
+                    return Err(Failed::bad(hello, why, greeting));
                 }
-                answers.answer
+                Ok(answers.answer)
             }
-            Err((failure, line)) => self.fail(&line, &failure.to_string(), None),
+            Err((failure, line)) => Err(Failed {
+                what: failure.to_string(),
+                request: line,
+                answer: None,
+            }),
         }
     }
 
-    /// Ends the run: the bot, what happened, the request and the answer.
-    fn fail(&self, request: &str, what: &str, answer: Option<&str>) -> ! {
+    /// After a failure: the seat forfeits (the process is ended, and `fallback` played) when
+    /// forfeits are recorded; otherwise the run ends with the bot, what happened, the request
+    /// and the answer.
+    fn failed<T>(&self, seat: usize, failed: Failed, fallback: T) -> T {
         process::forget(&self.program);
-        let answer = answer.map_or(String::new(), |a| format!("; it answered: {a}"));
+        if forfeited(seat) {
+            return fallback;
+        }
+        let answer = failed
+            .answer
+            .map_or(String::new(), |a| format!("; it answered: {a}"));
         crate::sim::abort(format!(
-            "bot {}: {what}; request: {request}{answer} (its stderr is in {})",
+            "bot {}: {}; request: {}{answer} (its stderr is in {})",
             self.spec,
+            failed.what,
+            failed.request,
             self.program.log.display()
         ))
+    }
+}
+
+/// How a request failed: what happened, the line that failed, the answer if there was one.
+struct Failed {
+    what: String,
+    request: String,
+    answer: Option<String>,
+}
+
+impl Failed {
+    /// An answer that was not acceptable.
+    fn bad(request: String, why: String, answer: String) -> Failed {
+        Failed {
+            what: format!("answered badly: {why}"),
+            request,
+            answer: Some(answer),
+        }
     }
 }
 
@@ -133,24 +205,43 @@ impl BidPolicy for External {
         let legal = message::legal_calls(view);
         let mut request = String::with_capacity(512);
         message::bid_request(&mut request, view, &legal, next_u64(rng) & SEED_MASK);
-        let answer = self.ask(view.players(), view.profile(), &request);
-        message::parse_call(&answer, &legal, view.profile()).unwrap_or_else(|why| {
-            self.fail(&request, &format!("answered badly: {why}"), Some(&answer))
-        })
+        let fallback = if legal.contains(&Call::Pass) {
+            Call::Pass
+        } else {
+            legal[0]
+        };
+        let answer = match self.ask(view.players(), view.profile(), &request) {
+            Ok(answer) => answer,
+            Err(failed) => return self.failed(view.seat(), failed, fallback),
+        };
+        match message::parse_call(&answer, &legal, view.profile()) {
+            Ok(call) => call,
+            Err(why) => self.failed(view.seat(), Failed::bad(request, why, answer), fallback),
+        }
     }
 }
 
 impl PlayPolicy for External {
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
-        // A forced card is not asked (the next request shows it played).
-        if view.legal().count() == 1 {
-            return view.legal().first().expect("one card");
+        let legal = view.legal();
+        // The lowest legal card: the forced card, which is not asked (the next request shows
+        // it played), or a forfeiting seat's.
+        let lowest = legal
+            .iter_desc()
+            .min_by_key(|c| c.rank())
+            .expect("a legal card");
+        if legal.count() == 1 {
+            return lowest;
         }
         let mut request = String::with_capacity(1024);
         message::play_request(&mut request, view, next_u64(rng) & SEED_MASK);
-        let answer = self.ask(view.players(), view.profile(), &request);
-        message::parse_card(&answer, view.legal()).unwrap_or_else(|why| {
-            self.fail(&request, &format!("answered badly: {why}"), Some(&answer))
-        })
+        let answer = match self.ask(view.players(), view.profile(), &request) {
+            Ok(answer) => answer,
+            Err(failed) => return self.failed(view.seat(), failed, lowest),
+        };
+        match message::parse_card(&answer, legal) {
+            Ok(card) => card,
+            Err(why) => self.failed(view.seat(), Failed::bad(request, why, answer), lowest),
+        }
     }
 }

@@ -75,12 +75,29 @@ impl<'p> DealState<'p> {
         }
         let c = self.contract?;
         let bid = self.profile.bid(c.bid);
-        let made = match self.revoke {
+        let made = match self.at_fault() {
             // A revoking declarer loses; a revoking defender pays as if the contract were made.
-            Some((seat, _)) => seat as usize != c.declarer,
+            Some(seat) => seat != c.declarer,
             None => bid.is_made(self.tricks_won[c.declarer]),
         };
         Some((c, bid, made))
+    }
+
+    /// The seat whose revoke, or forfeit, settles the deal.
+    #[inline]
+    fn at_fault(&self) -> Option<usize> {
+        self.revoke
+            .map(|(seat, _)| seat)
+            .or(self.forfeit)
+            .map(usize::from)
+    }
+
+    /// Settles the deal as a revoke by `seat` would (a declarer loses its contract, a defender
+    /// alone pays what every defender would pay for a made one), whatever was played: a seat
+    /// whose bot failed forfeits it (`tournament --forfeit`). A passed-out deal pays nothing
+    /// still. The first forfeit stands.
+    pub fn forfeit(&mut self, seat: usize) {
+        self.forfeit.get_or_insert(seat as u8);
     }
 
     /// The one computation of what the deal pays (see the module's doc).
@@ -107,13 +124,13 @@ impl<'p> DealState<'p> {
         };
         outcome.result = Some((c, made));
         outcome.declarer = c.declarer;
-        if let Some((seat, _)) = self.revoke
-            && seat as usize != c.declarer
+        if let Some(seat) = self.at_fault()
+            && seat != c.declarer
         {
             // The revoking defender alone pays what all the defenders would have paid, and the
             // kitty is untouched.
             outcome.each = bid.made();
-            outcome.sole_payer = Some(seat as usize);
+            outcome.sole_payer = Some(seat);
             return outcome;
         }
         let (mut each, mut into_kitty_each) = bid.stakes(made);
