@@ -239,6 +239,55 @@ fn figure(kind: &str, pooled: &Pooled) -> Result<(String, Figure), String> {
     })
 }
 
+/// Bids that may only be called over another bid (Wellington over a Nap, Blücher over a
+/// Wellington, in every profile that has them): never an answer after passes.
+const ONLY_OVER: [&str; 2] = ["wellington", "blucher"];
+
+/// The class's best bid (the table's `best_bid`), followed in brackets by the other calls,
+/// passing included (EV 0), whose EV the best's does not lead by 1.96 standard errors of the
+/// difference (taken as independent, which overstates it: the bids are played on the same
+/// hands). So a near tie reads "four (or nap)", never a bare "four".
+fn best(rows: &[Row], seat: &str, class: &str) -> Result<String, String> {
+    let bids: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r["seat"] == seat && r["class"] == class)
+        .collect();
+    let first = bids
+        .first()
+        .ok_or_else(|| format!("no class \"{class}\" at seat {seat}"))?;
+    let chosen = first["best_bid"].as_str();
+    let ev_of = |name: &str| -> Result<(f64, f64), String> {
+        if name == "pass" {
+            return Ok((0.0, 0.0));
+        }
+        let row = bids
+            .iter()
+            .find(|r| r["bid"] == name)
+            .ok_or_else(|| format!("no row for {name}"))?;
+        Ok((num(row, "ev")?, num(row, "ev_se")?))
+    };
+    let (ev, se) = ev_of(chosen)?;
+    let mut close = Vec::new();
+    let others = bids
+        .iter()
+        .map(|r| r["bid"].as_str())
+        .filter(|b| !ONLY_OVER.contains(b))
+        .chain(std::iter::once("pass"));
+    for other in others.filter(|&b| b != chosen) {
+        let (other_ev, other_se) = ev_of(other)?;
+        if ev - other_ev <= 1.96 * (se * se + other_se * other_se).sqrt() {
+            close.push((other_ev, other));
+        }
+    }
+    close.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let names: Vec<&str> = close.iter().map(|c| c.1).collect();
+    Ok(if names.is_empty() {
+        chosen.to_string()
+    } else {
+        format!("{chosen} (or {})", names.join(", "))
+    })
+}
+
 /// The text of one placeholder (without its braces).
 fn placeholder(text: &str, tables: &mut Tables) -> Result<String, String> {
     if text.starts_with('#') {
@@ -247,15 +296,7 @@ fn placeholder(text: &str, tables: &mut Tables) -> Result<String, String> {
     let w = words(text)?;
     let arg = |i: usize| w.get(i).map(String::as_str).ok_or("too few words");
     match arg(0)? {
-        "best" => {
-            let rows = tables.rows(arg(1)?)?;
-            let (seat, class) = (arg(2)?, arg(3)?);
-            let row = rows
-                .iter()
-                .find(|r| r["seat"] == seat && r["class"] == class)
-                .ok_or_else(|| format!("no class \"{class}\" at seat {seat}"))?;
-            Ok(row["best_bid"].clone())
-        }
+        "best" => best(tables.rows(arg(1)?)?, arg(2)?, arg(3)?),
         "check" => {
             let rows = tables.rows(arg(2)?)?;
             let pooled = pool(rows, arg(3)?, arg(4)?, arg(5)?)?;
@@ -455,6 +496,39 @@ mod engine {
         );
         let errors = render("{{p t 0 three \"4 trumps*\"}}\n", &mut t).unwrap_err();
         assert!(errors[0].contains("no class matches"), "{errors:?}");
+    }
+
+    #[test]
+    fn the_best_bid_names_the_calls_it_does_not_clearly_beat() {
+        let cells = |ev: &'static str, se: &'static str| {
+            vec![("ev", ev), ("ev_se", se), ("best_bid", "four")]
+        };
+        let class = "4 trumps A-K-x-x";
+        let mut t = Tables::default();
+        t.read.insert(
+            "t".into(),
+            vec![
+                row("0", class, "three", &cells("2.0", "0.1")),
+                row("0", class, "four", &cells("3.0", "0.2")),
+                row("0", class, "nap", &cells("2.7", "0.2")),
+                // Never an answer after passes, however close.
+                row("0", class, "wellington", &cells("3.0", "0.2")),
+            ],
+        );
+        let got = render(&format!("{{{{best t 0 \"{class}\"}}}}\n"), &mut t).unwrap();
+        assert_eq!(got, "four (or nap)\n");
+        // Passing (EV 0) is a call too.
+        t.read.insert(
+            "u".into(),
+            vec![row(
+                "0",
+                class,
+                "three",
+                &[("ev", "0.1"), ("ev_se", "0.2"), ("best_bid", "three")],
+            )],
+        );
+        let got = render(&format!("{{{{best u 0 \"{class}\"}}}}\n"), &mut t).unwrap();
+        assert_eq!(got, "three (or pass)\n");
     }
 
     #[test]
