@@ -50,20 +50,36 @@ impl<'a> Object<'a> {
         self
     }
 
-    fn strs<I: IntoIterator<Item = S>, S: std::fmt::Display>(
-        &mut self,
-        key: &str,
-        items: I,
-    ) -> &mut Self {
+    /// An array of strings (bid names may come from a user's profile: escaped).
+    fn strs<'s>(&mut self, key: &str, items: impl IntoIterator<Item = &'s str>) -> &mut Self {
         let out = self.key(key);
         out.push('[');
         for (i, item) in items.into_iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            let _ = write!(out, "\"{item}\"");
+            string(out, item);
         }
         out.push(']');
+        self
+    }
+
+    /// An array of cards (their text, rank then suit letter, never needs escaping).
+    fn cards(&mut self, key: &str, cards: impl IntoIterator<Item = Card>) -> &mut Self {
+        let out = self.key(key);
+        out.push('[');
+        for (i, card) in cards.into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "\"{card}\"");
+        }
+        out.push(']');
+        self
+    }
+
+    fn null(&mut self, key: &str) -> &mut Self {
+        self.key(key).push_str("null");
         self
     }
 
@@ -172,7 +188,7 @@ pub(super) fn play_request(out: &mut String, view: &PlayView, seed: u64) {
         o.str("floater", &floater.to_string());
     }
     o.str("hand", &view.hand().to_string())
-        .strs("legal", view.legal().iter_desc())
+        .cards("legal", view.legal().iter_desc())
         .num("players", view.players())
         .str("profile", profile.name())
         .num("seat", view.seat())
@@ -190,7 +206,7 @@ pub(super) fn play_request(out: &mut String, view: &PlayView, seed: u64) {
             }
             let mut trick = Object::new(out);
             trick
-                .strs("cards", played.iter())
+                .cards("cards", played.iter().copied())
                 .num("leader", view.trick_leader(t));
             if t < view.tricks_done() {
                 trick.num("winner", view.trick_winner(t));
@@ -201,7 +217,7 @@ pub(super) fn play_request(out: &mut String, view: &PlayView, seed: u64) {
     }
     match view.trump() {
         Some(suit) => o.str("trump", &suit.to_string()),
-        None => o.num("trump", "null"),
+        None => o.null("trump"),
     };
     o.str("type", "play").end();
 }
