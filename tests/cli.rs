@@ -701,6 +701,137 @@ fn replay_record(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Three real games the replay once refused or misread (issue 18).
+#[test]
+fn replays_accept_every_legal_game() {
+    // Peep Nap Wellington: 9S and 9C tie for the lowest non-trump card, so either may lead.
+    let wellington = |lead: &str, rest: &str| {
+        napsim()
+            .args([
+                "--rules",
+                "peep-nap",
+                "deal",
+                "--players",
+                "4",
+                "--hands",
+                "AH KH QH 9S 9C/AS KS QS JS TS/AD KD QD JD TD/AC KC QC JC TC",
+                "--calls",
+                "wellington-without-floater,pass,pass,pass",
+                "--trump",
+                "H",
+                "--floater",
+                "JH",
+                "--json",
+                "--plays",
+                &format!("{lead} {rest}"),
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = wellington(
+        "9S",
+        "AS TD TC KS KD KC QH AH QS QD QC KH JS JD JC 9C TS AD AC",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rec["tricks"][0]["cards"][0], "9S");
+    assert_eq!(rec["declarer_tricks"], 3);
+    let out = wellington(
+        "9C",
+        "TS TD TC KC QH KS KD AH QS QD QC KH JS JD JC 9S AS AD AC",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A higher card is still refused as the opening lead.
+    let out = wellington("KH", "AS TD TC");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("card 1 (KH by seat 0) is illegal"));
+
+    // Purchase Nap: seat 1 pays the stake and discards nothing; it is charged and recorded.
+    let purchase = |extra: &[&str]| {
+        let mut args = vec![
+            "--rules",
+            "purchase-nap",
+            "deal",
+            "--hands",
+            "AS KS QS 2H 2D/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC",
+            "--buy",
+            "0:2H 2D>JS TS",
+            "--kitty",
+            "7",
+            "--calls",
+            "nap,pass,pass,pass",
+            "--plays",
+            "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC",
+        ];
+        args.extend_from_slice(extra);
+        replay_record(&args)
+    };
+    assert_eq!(
+        purchase(&[])["payments"],
+        serde_json::json!([22, -5, -5, -5])
+    );
+    let rec = purchase(&["--buy", "1:>"]);
+    // Nap 5 from each, the pool of 7 + 1 + 1, less seat 0's own stake; seat 1 also paid 1.
+    assert_eq!(rec["payments"], serde_json::json!([23, -6, -5, -5]));
+    assert_eq!(rec["kitty_after"], 0);
+    assert_eq!(rec["exchanges"][1]["seat"], 1);
+    assert_eq!(rec["exchanges"][1]["discarded"], "");
+    let narration = napsim()
+        .args([
+            "--rules",
+            "purchase-nap",
+            "deal",
+            "--hands",
+            "AS KS QS 2H 2D/AH KH QH JH TH/AD KD QD JD TD/AC KC QC JC TC",
+            "--buy",
+            "1:>",
+            "--calls",
+            "pass,pass,pass,pass",
+            "--plays",
+            "",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&narration.stdout).contains("seat 1 buys: paid, gave up nothing"),
+        "{}",
+        String::from_utf8_lossy(&narration.stderr)
+    );
+
+    // Wellington with no Nap before it: the reason names both bids.
+    assert_bad_input(
+        &[
+            "deal",
+            "--hands",
+            GOOD_HANDS,
+            "--calls",
+            "wellington,pass,pass,pass",
+            "--plays",
+            "",
+        ],
+        "call 1 ('wellington' by seat 0) is illegal: Wellington may only overcall a Nap",
+    );
+    assert_bad_input(
+        &[
+            "hand",
+            "AS KS QS JS TS",
+            "--seat",
+            "1",
+            "--after",
+            "wellington",
+        ],
+        "Wellington may only overcall a Nap",
+    );
+}
+
 #[test]
 fn replays_cover_floater_purchase_and_spare_hand_profiles() {
     let all_five = "AS AH AD AC KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC";

@@ -118,7 +118,12 @@ fn auction_rules() {
     let mut state = DealState::new(&profile, 3, &deal);
     // Eldest is the dealer's left: seat 0.
     assert_eq!(state.to_act(), Some(0));
-    assert_eq!(state.call(wellington), Err(IllegalCall::NotOverRequiredBid));
+    let refused = state.call(wellington).unwrap_err();
+    assert!(matches!(refused, IllegalCall::NotOverRequiredBid { .. }));
+    assert_eq!(
+        refused.explain(&profile),
+        "Wellington may only overcall a Nap"
+    );
     state.call(nap).unwrap();
     assert_eq!(state.to_act(), Some(1));
     assert_eq!(state.call(four), Err(IllegalCall::NotHigher));

@@ -167,10 +167,10 @@ fn allowed_leads(hand: CardSet, opening: &Opening) -> Vec<Card> {
                 .copied()
                 .filter(|c| c.suit() != trump)
                 .collect();
-            // Lowest rank, ties to the lower suit (clubs first); a hand of trumps only may
+            // Every card of the lowest rank (two suits may tie); a hand of trumps only may
             // lead any card.
-            match side.iter().copied().min_by_key(|c| (c.rank(), c.suit())) {
-                Some(low) => vec![low],
+            match side.iter().map(|c| c.rank()).min() {
+                Some(low) => side.into_iter().filter(|c| c.rank() == low).collect(),
                 None => cards,
             }
         }

@@ -2,9 +2,11 @@
 //! [`crate::run::LongCommand`]) and the tallies into result rows.
 
 pub mod bid_table;
+pub mod coach;
 pub mod deals;
 pub mod hand;
 pub mod replay;
+pub mod review;
 pub mod simulate;
 pub mod solve;
 pub mod thresholds;

@@ -75,7 +75,7 @@ pub enum ReplayError {
         /// The call.
         call: String,
         /// Why.
-        reason: IllegalCall,
+        reason: String,
     },
     /// An illegal card.
     #[error("card {index} ({card} by seat {seat}) is illegal: {reason}")]
@@ -251,6 +251,39 @@ pub fn parse_plays(text: &str) -> Result<Vec<Card>, ReplayError> {
 
 /// Replays `game` under `profile` through the checked engine, returning the finished deal.
 pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, ReplayError> {
+    let mut state = replay_auction(profile, game)?;
+    for (i, &card) in game.plays.iter().enumerate() {
+        let Some(seat) = state.to_act() else {
+            return Err(ReplayError::TooManyCards {
+                used: i,
+                given: game.plays.len(),
+            });
+        };
+        state
+            .play_replayed(card)
+            .map_err(|reason| ReplayError::IllegalPlay {
+                index: i + 1,
+                seat,
+                card,
+                reason,
+            })?;
+    }
+    if state.phase() != Phase::Finished {
+        return Err(ReplayError::TooFewCards {
+            played: game.plays.len(),
+            seat: state.to_act().expect("a seat to play"),
+        });
+    }
+    Ok(state)
+}
+
+/// Replays `game` up to its first card (its purchases, calls and the declarer's choices)
+/// through the checked engine: the deal in its play phase, or finished when every seat passed.
+/// `game.plays` is not read.
+pub fn replay_auction<'p>(
+    profile: &'p Profile,
+    game: &Replay,
+) -> Result<DealState<'p>, ReplayError> {
     let players = game.hands.len();
     if game.calls.len() != players {
         return Err(ReplayError::CallCount {
@@ -332,12 +365,12 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
     }
     while state.phase() == Phase::Purchase {
         let seat = state.to_act().expect("a seat to buy");
-        let discard = x
-            .buys
-            .iter()
-            .find(|(s, _, _)| *s == seat)
-            .map_or(CardSet::EMPTY, |(_, given, _)| *given);
-        if let Err(reason) = state.purchase(discard) {
+        // A purchase given is charged even when it gives up no card.
+        let result = match x.buys.iter().find(|(s, _, _)| *s == seat) {
+            Some((_, given, _)) => state.buy_in(*given),
+            None => state.purchase(CardSet::EMPTY),
+        };
+        if let Err(reason) = result {
             return Err(ReplayError::IllegalPurchase { seat, reason });
         }
     }
@@ -359,7 +392,7 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
             index: i + 1,
             seat,
             call: call.name(profile).to_string(),
-            reason,
+            reason: reason.explain(profile),
         })?;
     }
     if state.phase() == Phase::Floater {
@@ -387,28 +420,6 @@ pub fn replay<'p>(profile: &'p Profile, game: &Replay) -> Result<DealState<'p>, 
         }
     } else if x.trump.is_some() {
         return Err(ReplayError::NoTrump);
-    }
-    for (i, &card) in game.plays.iter().enumerate() {
-        let Some(seat) = state.to_act() else {
-            return Err(ReplayError::TooManyCards {
-                used: i,
-                given: game.plays.len(),
-            });
-        };
-        state
-            .play_replayed(card)
-            .map_err(|reason| ReplayError::IllegalPlay {
-                index: i + 1,
-                seat,
-                card,
-                reason,
-            })?;
-    }
-    if state.phase() != Phase::Finished {
-        return Err(ReplayError::TooFewCards {
-            played: game.plays.len(),
-            seat: state.to_act().expect("a seat to play"),
-        });
     }
     Ok(state)
 }

@@ -9,7 +9,7 @@ use crate::cards::{Card, CardError, CardSet, Suit, parse_cards};
 use crate::error::InputError;
 use crate::rng::{SimRng, base_rng, below};
 use crate::rules::{HAND_SIZE, Profile, RulesError, TrumpRule};
-use crate::solver::{Opening, Solver};
+use crate::solver::{Opening, Position, Solver};
 
 /// Why a deal to solve was refused.
 #[derive(Debug, Error)]
@@ -197,6 +197,104 @@ pub fn solve_deal(hands: &[CardSet], opening: &Opening) -> LeadValues {
         best: best_of(&leads, opening.misere),
         leads,
     }
+}
+
+/// Why the cards played before a position to solve were refused.
+#[derive(Debug, Error)]
+pub enum SolvePlaysError {
+    /// A card the seat to play may not play there.
+    #[error("card {index} ({card}) cannot be played by seat {seat} there: {why}")]
+    Illegal {
+        /// 1-based position in the cards.
+        index: usize,
+        /// The card.
+        card: Card,
+        /// The seat to play.
+        seat: usize,
+        /// Why.
+        why: &'static str,
+    },
+    /// Every card has been played.
+    #[error("after {0} cards every card has been played: nothing is left to solve")]
+    Over(usize),
+}
+
+impl InputError for SolvePlaysError {}
+
+/// The values of the cards the seat to play may play in a position of a deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayValues {
+    /// The seat to play (seat 0 declares).
+    pub seat: usize,
+    /// Each legal card and the declarer's tricks over the whole deal after it (tricks already
+    /// won included), highest card first.
+    pub cards: Vec<(Card, u8)>,
+    /// The best value for the seat: the most tricks for the declarer, the fewest for a
+    /// defender (reversed in a misère).
+    pub best: u8,
+}
+
+/// Solves the position of a deal (seat 0 declaring and leading) after `plays`, its first cards
+/// in order: the value of each card the seat to play may play next.
+pub fn solve_after(
+    hands: &[CardSet],
+    opening: &Opening,
+    plays: &[Card],
+) -> Result<PlayValues, SolvePlaysError> {
+    let mut solver = Solver::new(hands.len());
+    let Some((&lead, rest)) = plays.split_first() else {
+        let values = solve_deal(hands, opening);
+        return Ok(PlayValues {
+            seat: 0,
+            cards: values.leads,
+            best: values.best,
+        });
+    };
+    let illegal = |index: usize, card, seat, why| SolvePlaysError::Illegal {
+        index,
+        card,
+        seat,
+        why,
+    };
+    let leads = crate::game::opening_leads(hands[0], opening.lead, opening.named());
+    if !leads.contains(lead) {
+        return Err(illegal(1, lead, 0, "not a lead the contract allows"));
+    }
+    let mut position = Position::new(hands, 0, opening.trump_for(lead), opening.misere, 0, &[])
+        .expect("a parsed deal is a position");
+    let (next, mut won) = position.after(lead);
+    position = next;
+    for (i, &card) in rest.iter().enumerate() {
+        let seat = position.to_play();
+        if position.tricks_left() == 0 {
+            return Err(SolvePlaysError::Over(i + 1));
+        }
+        if !position.hand(seat).contains(card) {
+            return Err(illegal(i + 2, card, seat, "the seat does not hold it"));
+        }
+        if !position.legal().contains(card) {
+            return Err(illegal(i + 2, card, seat, "it must follow suit"));
+        }
+        let (next, gained) = position.after(card);
+        position = next;
+        won += gained;
+    }
+    if position.tricks_left() == 0 {
+        return Err(SolvePlaysError::Over(plays.len()));
+    }
+    let cards: Vec<(Card, u8)> = position
+        .legal()
+        .iter_desc()
+        .map(|card| {
+            let (next, gained) = position.after(card);
+            (card, won + gained + solver.value(&next))
+        })
+        .collect();
+    let seat = position.to_play();
+    let wants_more = (seat == 0) != opening.misere;
+    let each = cards.iter().map(|&(_, v)| v);
+    let best = if wants_more { each.max() } else { each.min() }.expect("a legal card");
+    Ok(PlayValues { seat, cards, best })
 }
 
 fn best_of(leads: &[(Card, u8)], misere: bool) -> u8 {

@@ -79,13 +79,7 @@ impl Pimc {
         rng: &mut SimRng,
         pick: impl Fn(&Scan, &mut Solver, &[Card]) -> Card,
     ) -> Card {
-        // Cards adjacent among those not yet seen played are equivalent in every world; the
-        // trick's cards separate runs too (with the 8 on the table, the 9 and the 7 differ).
-        let trick = view
-            .current_trick()
-            .iter()
-            .fold(CardSet::EMPTY, |a, c| a | c.set());
-        let live = (view.unseen() - view.known_out()) | view.hand() | trick;
+        let live = live_cards(view);
         let mut candidates: Vec<Card> = one_per_run(view.legal(), live).into_iter().collect();
         if candidates.len() == 1 {
             return candidates[0];
@@ -95,12 +89,7 @@ impl Pimc {
             return natural;
         }
         prefer(&mut candidates, natural);
-        let knowledge = Knowledge::of(view);
-        // Every world is the first with other hands: checked once, not at every world.
-        let first = layout(view, &knowledge.sample(rng));
-        let worlds: Vec<Position> = std::iter::once(first)
-            .chain((1..self.worlds).map(|_| first.with_hands(&knowledge.sample(rng))))
-            .collect();
+        let worlds = self.sample_worlds(view, rng);
         let scan = Scan {
             view,
             goal: Goal::of(view),
@@ -109,6 +98,79 @@ impl Pimc {
         let card = with_thread_solver(view.players(), |solver| pick(&scan, solver, &candidates));
         if card == candidates[0] { natural } else { card }
     }
+}
+
+impl Pimc {
+    /// What PIMC weighs for each legal card of the seat in `view`: the share of its sampled
+    /// worlds in which the card wins (the contract made for the declarer, defeated for a
+    /// defender), every candidate counted in every world (a coach's hint, not the fast
+    /// decision). Cards of one run share their run's share; a sealed contract gives every card
+    /// 1 or 0. Highest card first.
+    pub fn card_shares(&self, view: &PlayView, rng: &mut SimRng) -> Vec<(Card, f64)> {
+        let legal = view.legal();
+        if sealed(view) {
+            let declarer = view.contract().declarer;
+            let won = view.tricks_won(declarer);
+            let made = !view.is_misere() && won >= view.bid().tricks_needed();
+            let share = if made == view.is_declarer() { 1.0 } else { 0.0 };
+            return legal.iter_desc().map(|c| (c, share)).collect();
+        }
+        let live = live_cards(view);
+        let candidates = one_per_run(legal, live);
+        let worlds = self.sample_worlds(view, rng);
+        let scan = Scan {
+            view,
+            goal: Goal::of(view),
+            worlds: &worlds,
+        };
+        let wins: Vec<(Card, usize)> = with_thread_solver(view.players(), |solver| {
+            candidates
+                .into_iter()
+                .map(|card| {
+                    let won = worlds
+                        .iter()
+                        .filter(|world| scan.wins(solver, card, world))
+                        .count();
+                    (card, won)
+                })
+                .collect()
+        });
+        legal
+            .iter_desc()
+            .map(|card| {
+                // A card's run is led by the highest candidate of its suit at or below it.
+                let (_, won) = wins
+                    .iter()
+                    .filter(|(c, _)| c.same_suit(card) && *c <= card)
+                    .max_by_key(|(c, _)| *c)
+                    .expect("every legal card is in a candidate's run");
+                (card, *won as f64 / worlds.len() as f64)
+            })
+            .collect()
+    }
+}
+
+impl Pimc {
+    /// The decision's worlds: K layouts of the hidden hands consistent with `view`.
+    fn sample_worlds(&self, view: &PlayView, rng: &mut SimRng) -> Vec<Position> {
+        let knowledge = Knowledge::of(view);
+        // Every world is the first with other hands: checked once, not at every world.
+        let first = layout(view, &knowledge.sample(rng));
+        std::iter::once(first)
+            .chain((1..self.worlds).map(|_| first.with_hands(&knowledge.sample(rng))))
+            .collect()
+    }
+}
+
+/// The cards still live for the seat in `view`: those not yet seen played, its hand and the
+/// trick's cards. Cards adjacent among them are equivalent in every world; the trick's cards
+/// separate runs too (with the 8 on the table, the 9 and the 7 differ).
+fn live_cards(view: &PlayView) -> CardSet {
+    let trick = view
+        .current_trick()
+        .iter()
+        .fold(CardSet::EMPTY, |a, c| a | c.set());
+    (view.unseen() - view.known_out()) | view.hand() | trick
 }
 
 /// Whether the contract's result is already decided, whatever is played from here: the

@@ -47,6 +47,9 @@ pub enum Command {
     /// Entrants (bid and play policies) play sessions against each other, duplicate by default:
     /// means, win shares and paired differences with their intervals.
     Tournament(TournamentArgs),
+    /// Judge played deals card by card (double-dummy cost, the best cards, PIMC's choice) and
+    /// call by call (the hand evaluator's EV of every bid): a game's analysis.
+    Review(Box<ReviewArgs>),
     /// Add the partial results of a run's shards (`--shard I/N --out PART`) and write what the
     /// single run would have written.
     Merge(MergeArgs),
@@ -152,9 +155,23 @@ pub struct DealArgs {
     /// Fixed hands for every deal: "h0/h1/...", seat 0 first, e.g. "AS KS QS JS TS/2H 3H 4H 5H 6H/...".
     #[arg(long)]
     pub hands: Option<String>,
-    /// Replay a real game instead of using policies: every seat's call in speaking order
-    /// (`pass,three,pass,pass`); needs --hands and --plays. The dealer defaults to the last seat,
-    /// so that seat 0 speaks first.
+    /// The replay of a real game.
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+    /// Policies.
+    #[command(flatten)]
+    pub policies: PolicyArgs,
+    /// One JSON object per deal on stdout instead of the narration.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The flags that describe a real game to replay (`deal`, `review`), beside `--hands` and
+/// `--dealer`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Replay a real game: every seat's call in speaking order (`pass,three,pass,pass`); needs
+    /// --hands and --plays. The dealer defaults to the last seat, so that seat 0 speaks first.
     #[arg(long, requires = "hands", requires = "plays")]
     pub calls: Option<String>,
     /// With --calls: every card played, in order (`"AS 3S 7S KS ..."`).
@@ -184,12 +201,53 @@ pub struct DealArgs {
     /// Replay, Sir Garnet: the five cards the taker of the spare hand kept.
     #[arg(long, requires = "calls")]
     pub keep: Option<String>,
-    /// Policies.
+}
+
+/// `napsim review`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// A file of `napsim deal --json` records, one deal per line (`-` for stdin); or describe
+    /// one deal with --hands, --calls and --plays instead.
+    #[arg(conflicts_with_all = ["hands", "calls"])]
+    pub input: Option<PathBuf>,
+    /// The hands of the deal to review: "h0/h1/...", seat 0 first.
+    #[arg(long, requires = "calls")]
+    pub hands: Option<String>,
+    /// The dealer's seat (default: the last seat, so that seat 0 speaks first).
+    #[arg(long, requires = "calls")]
+    pub dealer: Option<usize>,
+    /// The game: calls, cards and the profiles' extras.
     #[command(flatten)]
-    pub policies: PolicyArgs,
-    /// One JSON object per deal on stdout instead of the narration.
+    pub replay: ReplayArgs,
+    /// Worlds the hand evaluator plays for each call (0: judge the cards only).
+    #[arg(long, value_name = "K", default_value = "1024", value_parser = parse_whole)]
+    pub worlds: u64,
+    /// The evaluator's play policy for the calls.
+    #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
+    pub eval_play: String,
+    /// The bid policy the evaluator assumes for the seats that called before.
+    #[arg(long, value_name = "SPEC", default_value = "threshold")]
+    pub others_bid: String,
+    /// The play policy whose choice is shown beside each card, from that seat's view.
+    #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
+    pub choice: String,
+    /// Seed of the evaluator's worlds and the choices (a review is the same every time).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads for the calls (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// JSON Lines: one object per card in play order, then one per call (with --summary, one
+    /// object).
     #[arg(long)]
     pub json: bool,
+    /// Only the summary over every deal: tricks lost per seat by double-dummy cost, contract
+    /// swings, the calls' EV loss.
+    #[arg(long)]
+    pub summary: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `napsim simulate`.
@@ -483,6 +541,10 @@ pub struct SolveArgs {
     /// The trump suit, for a bid whose declarer names trump (C, D, H or S).
     #[arg(long, value_name = "SUIT")]
     pub trump: Option<String>,
+    /// The cards played so far, from the opening lead (`"AS 3S 7S"`): value the cards the
+    /// seat to play next may play, instead of the opening leads.
+    #[arg(long, value_name = "CARDS", conflicts_with = "random")]
+    pub plays: Option<String>,
     /// JSON on stdout instead of the table.
     #[arg(long)]
     pub json: bool,

@@ -80,6 +80,22 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     }
 }
 
+/// The replay flags as the library reads them.
+fn replay_text(a: args::ReplayArgs) -> commands::ReplayText {
+    commands::ReplayText {
+        calls: a.calls,
+        plays: a.plays,
+        kitty: a.kitty,
+        floater: a.floater,
+        peeks: a.peeks,
+        discard: a.discard,
+        trump: a.trump,
+        buy: a.buy,
+        spare: a.spare,
+        keep: a.keep,
+    }
+}
+
 /// Runs the parsed command line.
 fn run(cli: Cli) -> Result<(), Error> {
     let rules = cli.rules.as_str();
@@ -100,21 +116,38 @@ fn run(cli: Cli) -> Result<(), Error> {
                 count: a.count,
                 dealer: a.dealer,
                 hands: a.hands,
-                calls: a.calls,
-                plays: a.plays,
-                kitty: a.kitty,
-                floater: a.floater,
-                peeks: a.peeks,
-                discard: a.discard,
-                trump: a.trump,
-                buy: a.buy,
-                spare: a.spare,
-                keep: a.keep,
+                replay: replay_text(a.replay),
                 bid: a.policies.bid,
                 play: a.policies.play,
                 json: a.json,
             };
             commands::deal(rules, &job, fresh_seed, &mut std::io::stdout().lock())
+        }
+        Command::Review(a) => {
+            let job = commands::ReviewJob {
+                input: a.input,
+                hands: a.hands,
+                dealer: a.dealer,
+                replay: replay_text(a.replay),
+                choice: a.choice,
+                eval_play: a.eval_play,
+                others_bid: a.others_bid,
+                worlds: a.worlds,
+                seed: a.seed,
+                threads: a
+                    .threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                json: a.json,
+                summary: a.summary,
+            };
+            let progress = TerminalProgress::new(a.quiet);
+            commands::review_deals(
+                rules,
+                &job,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+                &progress,
+            )
         }
         Command::Solve(a) => {
             let job = SolveJob {
@@ -125,6 +158,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 misere: a.misere,
                 bid: a.bid,
                 trump: a.trump,
+                plays: a.plays,
                 json: a.json,
             };
             emit(commands::solve(rules, &job, fresh_seed)?.as_bytes())

@@ -2,11 +2,12 @@
 
 use std::io::Write;
 
+use super::replay_text::{ReplayText, parse_suit_arg};
 use crate::analysis::deals::{DealsConfig, play_deals};
-use crate::analysis::replay::{Replay, ReplayExtras, parse_calls, parse_plays, replay};
+use crate::analysis::replay::replay;
 use crate::analysis::solve;
 use crate::bots::{bid_policy, play_policy};
-use crate::cards::{Suit, parse_deal};
+use crate::cards::parse_deal;
 use crate::error::Error;
 use crate::policy::Table;
 use crate::report::{self, DealRecord};
@@ -46,26 +47,8 @@ pub struct DealJob {
     pub dealer: Option<usize>,
     /// Fixed hands for every deal, `h0/h1/...`.
     pub hands: Option<String>,
-    /// Replay: every seat's call in speaking order; with it, the other replay fields apply.
-    pub calls: Option<String>,
-    /// Replay: every card played, in order.
-    pub plays: Option<String>,
-    /// Replay, kitty profiles: the kitty before the deal.
-    pub kitty: i64,
-    /// Replay, Peep Nap: the floater.
-    pub floater: Option<String>,
-    /// Replay, Peep Nap: the seats that paid to look at the floater (`1,3`).
-    pub peeks: Option<String>,
-    /// Replay, Peep Nap: the card the declarer of a bid with the floater discarded.
-    pub discard: Option<String>,
-    /// Replay: the trump suit the declarer named.
-    pub trump: Option<String>,
-    /// Replay, Purchase Nap: the purchases, `SEAT:GIVEN>RECEIVED`.
-    pub buy: Vec<String>,
-    /// Replay, Sir Garnet: the spare hand.
-    pub spare: Option<String>,
-    /// Replay, Sir Garnet: the five cards the taker of the spare hand kept.
-    pub keep: Option<String>,
+    /// The replay of a real game (with `calls`, instead of policies).
+    pub replay: ReplayText,
     /// Every seat's bid policy (a spec).
     pub bid: String,
     /// Every seat's play policy (a spec).
@@ -103,8 +86,8 @@ pub fn deal(
         )?),
         None => None,
     };
-    if let (Some(calls), Some(hands)) = (&args.calls, &hands) {
-        return replay_command(&profile, args, calls, hands.clone(), out);
+    if let (Some(_), Some(hands)) = (&args.replay.calls, &hands) {
+        return replay_command(&profile, args, hands.clone(), out);
     }
     let bid = bid_policy(&args.bid, &profile)?;
     let play = play_policy(&args.play, &profile)?;
@@ -135,7 +118,6 @@ pub fn deal(
 fn replay_command(
     profile: &Profile,
     args: &DealJob,
-    calls: &str,
     hands: Vec<crate::cards::CardSet>,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
@@ -144,13 +126,7 @@ fn replay_command(
             "a replay (--calls) is one deal: leave out --count",
         ));
     }
-    let game = Replay {
-        dealer: args.dealer.unwrap_or(args.players - 1),
-        hands,
-        calls: parse_calls(calls, profile)?,
-        plays: parse_plays(args.plays.as_deref().unwrap_or(""))?,
-        extras: replay_extras(args)?,
-    };
+    let game = args.replay.game(profile, args.dealer, hands)?;
     let state = replay(profile, &game)?;
     if args.json {
         let line = serde_json::to_string(&DealRecord::from_state(&state))
@@ -161,71 +137,6 @@ fn replay_command(
     }
     .and_then(|()| out.flush())
     .map_err(Error::Stdout)
-}
-
-/// The replay flags for the profiles' extra features, parsed.
-fn replay_extras(args: &DealJob) -> Result<ReplayExtras, Error> {
-    let card = |text: &str| -> Result<crate::cards::Card, Error> { Ok(text.trim().parse()?) };
-    let cards = |text: &str, n: usize| crate::cards::parse_hand(text, n).map_err(Error::from);
-    let mut extras = ReplayExtras {
-        kitty: args.kitty,
-        ..ReplayExtras::default()
-    };
-    extras.floater = args.floater.as_deref().map(card).transpose()?;
-    extras.discard = args.discard.as_deref().map(card).transpose()?;
-    extras.spare = args
-        .spare
-        .as_deref()
-        .map(|t| cards(t, rules::HAND_SIZE))
-        .transpose()?;
-    extras.keep = args
-        .keep
-        .as_deref()
-        .map(|t| cards(t, rules::HAND_SIZE))
-        .transpose()?;
-    extras.trump = args.trump.as_deref().map(parse_suit_arg).transpose()?;
-    if let Some(text) = &args.peeks {
-        for word in text.split(',').filter(|w| !w.trim().is_empty()) {
-            let seat: usize = word
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&s| s < args.players)
-                .ok_or_else(|| {
-                    Error::input(format!(
-                        "--peeks: '{word}' is not a seat (0 to {})",
-                        args.players - 1
-                    ))
-                })?;
-            extras.peeks.push(seat);
-        }
-    }
-    for text in &args.buy {
-        let parsed = text.split_once(':').and_then(|(seat, rest)| {
-            let (given, received) = rest.split_once('>')?;
-            Some((seat.trim().parse::<usize>().ok()?, given, received))
-        });
-        let Some((seat, given, received)) = parsed.filter(|(s, _, _)| *s < args.players) else {
-            return Err(Error::input(format!(
-                "--buy '{text}' is not SEAT:GIVEN>RECEIVED (e.g. 2:3C 4D>AS KS)"
-            )));
-        };
-        let given: crate::cards::CardSet = crate::cards::parse_cards(given)?.into_iter().collect();
-        let received = crate::cards::parse_cards(received)?;
-        extras.buys.push((seat, given, received));
-    }
-    Ok(extras)
-}
-
-/// Parses `--trump`: one suit letter or symbol.
-fn parse_suit_arg(text: &str) -> Result<Suit, Error> {
-    let mut chars = text.trim().chars();
-    match (chars.next().and_then(Suit::from_char), chars.next()) {
-        (Some(suit), None) => Ok(suit),
-        _ => Err(Error::input(format!(
-            "--trump '{text}' is not a suit: use C, D, H or S"
-        ))),
-    }
 }
 
 /// What `napsim solve` solves: one deal, or random deals.
@@ -245,6 +156,8 @@ pub struct SolveJob {
     pub bid: Option<String>,
     /// The named trump suit (C, D, H or S).
     pub trump: Option<String>,
+    /// The cards played so far: value the next seat's cards instead of the opening leads.
+    pub plays: Option<String>,
     /// JSON instead of the table.
     pub json: bool,
 }
@@ -280,6 +193,15 @@ pub fn solve(
         return Err(Error::input("solve needs a deal or --random N"));
     };
     let hands = solve::parse_solve_deal(text, &profile)?;
+    if let Some(plays) = &args.plays {
+        let plays = crate::cards::parse_cards(plays)?;
+        let values = solve::solve_after(&hands, &opening, &plays)?;
+        return Ok(if args.json {
+            report::solve_after_json(&values) + "\n"
+        } else {
+            report::solve_after_text(&plays, &opening, &values)
+        });
+    }
     let values = solve::solve_deal(&hands, &opening);
     Ok(if args.json {
         report::solve_json(&values) + "\n"

@@ -11,11 +11,15 @@
 mod bid_table;
 mod hand;
 mod info;
+mod replay_text;
+mod review;
 mod simulate;
 mod thresholds;
 mod tournament;
 
 pub use info::{DealJob, SolveJob, deal, rules_list, rules_show, solve};
+pub use replay_text::ReplayText;
+pub use review::{ReviewJob, review_deals};
 
 use std::path::{Path, PathBuf};
 

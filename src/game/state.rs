@@ -103,6 +103,9 @@ pub struct DealState<'p> {
     stock_drawn: u8,
     /// Per seat, the cards it gave up and received when buying.
     bought: [(CardSet, CardSet); MAX_PLAYERS],
+    /// The seats that paid the purchase stake (one bit each): a seat may pay and discard
+    /// nothing.
+    bought_in: u8,
     /// The floater (Peep Nap), the seats that paid to see it, and the card the declarer of a
     /// bid with the floater discarded.
     floater: Option<Card>,
@@ -185,6 +188,7 @@ impl<'p> DealState<'p> {
             },
             stock_drawn: 0,
             bought: [(CardSet::EMPTY, CardSet::EMPTY); MAX_PLAYERS],
+            bought_in: 0,
             floater: extras.and_then(|d| d.floater),
             peeked: 0,
             floater_discard: None,

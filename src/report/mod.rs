@@ -10,6 +10,7 @@ mod narrate;
 mod output;
 mod progress;
 mod record;
+mod review;
 mod solve;
 mod summary;
 mod thresholds;
@@ -24,8 +25,12 @@ pub use output::Rendered;
 pub use progress::TerminalProgress;
 pub use record::{
     AuctionEntry, ContractRecord, DealRecord, ExchangeRecord, RevokeRecord, TrickRecord,
+    read_records,
 };
-pub use solve::{RandomSolveReport, solve_json, solve_text};
+pub use review::{
+    SeatSummary, review_json_lines, review_summary, review_text, summary_json, summary_text,
+};
+pub use solve::{RandomSolveReport, solve_after_json, solve_after_text, solve_json, solve_text};
 pub use summary::simulate_summary;
 pub use thresholds::thresholds_text;
 pub use tournament::{tournament_markdown, tournament_text};

@@ -33,6 +33,8 @@ pub fn narrate(state: &DealState, number: u64) -> String {
                 out,
                 "  seat {seat} buys: gave up {discarded}, took {received}"
             );
+        } else if state.bought_in(seat) {
+            let _ = writeln!(out, "  seat {seat} buys: paid, gave up nothing");
         }
     }
     let _ = writeln!(out, "  auction: {}", calls.join(", "));

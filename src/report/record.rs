@@ -1,11 +1,16 @@
-//! The JSON record of one finished deal (`napsim deal --json`, one object per line).
+//! The JSON record of one finished deal (`napsim deal --json`, one object per line), and
+//! reading records back as games to replay or review.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::game::DealState;
+use crate::analysis::replay::{Replay, ReplayExtras};
+use crate::cards::{Card, CardSet, Suit, parse_cards, parse_hand};
+use crate::error::Error;
+use crate::game::{Call, DealState};
+use crate::rules::{HAND_SIZE, Profile, TrumpRule};
 
 /// One call of the auction.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct AuctionEntry {
     /// The seat that spoke.
     pub seat: usize,
@@ -14,7 +19,7 @@ pub struct AuctionEntry {
 }
 
 /// The contract of a deal.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ContractRecord {
     /// The declarer's seat.
     pub declarer: usize,
@@ -25,7 +30,7 @@ pub struct ContractRecord {
 }
 
 /// One trick.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct TrickRecord {
     /// The seat that led.
     pub leader: usize,
@@ -36,7 +41,7 @@ pub struct TrickRecord {
 }
 
 /// A finished deal, as written by `napsim deal --json`.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct DealRecord {
     /// The profile's `name`.
     pub profile: String,
@@ -61,30 +66,31 @@ pub struct DealRecord {
     /// Units won (+) or paid (-) by each seat.
     pub payments: Vec<i64>,
     /// A revoke that ended a replayed deal (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub revoke: Option<RevokeRecord>,
     /// The kitty before the deal, for profiles with a kitty.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub kitty_before: Option<i64>,
     /// The kitty after the deal: payments plus the change of the kitty sum to zero.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub kitty_after: Option<i64>,
     /// The floater, for profiles that deal one (Peep Nap).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub floater: Option<String>,
     /// The seats that paid to look at the floater, in speaking order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub peeks: Vec<usize>,
     /// The spare hand as dealt, for profiles that deal one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub spare: Option<String>,
-    /// Cards exchanged before the play (taking the spare hand), in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Cards exchanged before the play, in order: purchases (a seat that paid and discarded
+    /// nothing has empty strings), taking the spare hand, taking the floater.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub exchanges: Vec<ExchangeRecord>,
 }
 
 /// Cards a seat exchanged before the play.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ExchangeRecord {
     /// The seat.
     pub seat: usize,
@@ -107,7 +113,9 @@ fn exchanges(state: &DealState) -> Vec<ExchangeRecord> {
         .map(|i| (state.dealer() + 1 + i) % players)
         .filter_map(|seat| {
             let (discarded, received) = state.bought(seat);
-            discarded.any().then(|| record(seat, discarded, received))
+            state
+                .bought_in(seat)
+                .then(|| record(seat, discarded, received))
         })
         .collect();
     if let Some((seat, discarded, received)) = state.spare_exchange() {
@@ -122,7 +130,7 @@ fn exchanges(state: &DealState) -> Vec<ExchangeRecord> {
 }
 
 /// A revoke in a replayed deal.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct RevokeRecord {
     /// The seat that failed to follow suit.
     pub seat: usize,
@@ -187,4 +195,121 @@ impl DealRecord {
             exchanges: exchanges(state),
         }
     }
+}
+
+/// Reads `deal --json` records, one JSON object per line (blank lines skipped); `source` names
+/// the input in errors, with the line.
+pub fn read_records(text: &str, source: &str) -> Result<Vec<DealRecord>, Error> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line).map_err(|e| {
+                Error::input(format!(
+                    "{source} line {}: not a deal record (napsim deal --json): {e}",
+                    i + 1
+                ))
+            })
+        })
+        .collect()
+}
+
+impl DealRecord {
+    /// The game this record describes, to replay under `profile` (the profile it names): its
+    /// hands, calls, cards and the profile's extras (kitty, floater, purchases, spare hand,
+    /// named trump), all read back from the record.
+    pub fn to_replay(&self, profile: &Profile) -> Result<Replay, Error> {
+        if self.profile != profile.name() {
+            return Err(Error::input(format!(
+                "the record is of profile {}, not {}: give --rules {}",
+                self.profile,
+                profile.name(),
+                self.profile
+            )));
+        }
+        profile.check_players(self.players)?;
+        if self.hands.len() != self.players || self.dealer >= self.players {
+            return Err(Error::input(format!(
+                "the record has {} hands and dealer {} for {} players",
+                self.hands.len(),
+                self.dealer,
+                self.players
+            )));
+        }
+        let hands = self
+            .hands
+            .iter()
+            .map(|h| parse_hand(h, HAND_SIZE))
+            .collect::<Result<Vec<CardSet>, _>>()?;
+        let calls = self
+            .auction
+            .iter()
+            .map(|entry| {
+                Call::parse(&entry.call, profile).ok_or_else(|| {
+                    Error::input(format!(
+                        "'{}' is not a call of profile {}",
+                        entry.call,
+                        profile.name()
+                    ))
+                })
+            })
+            .collect::<Result<Vec<Call>, Error>>()?;
+        let mut plays = Vec::new();
+        for trick in &self.tricks {
+            plays.extend(parse_each(&trick.cards)?);
+        }
+        if let Some(revoke) = &self.revoke {
+            plays.extend(parse_each(&revoke.trick)?);
+            plays.push(revoke.card.parse()?);
+        }
+        let mut extras = ReplayExtras {
+            kitty: self.kitty_before.unwrap_or(0),
+            floater: self.floater.as_deref().map(str::parse).transpose()?,
+            peeks: self.peeks.clone(),
+            spare: self
+                .spare
+                .as_deref()
+                .map(|t| parse_hand(t, HAND_SIZE))
+                .transpose()?,
+            ..ReplayExtras::default()
+        };
+        let named = self
+            .contract
+            .as_ref()
+            .and_then(|c| profile.bid_by_name(&c.bid));
+        if named.is_some_and(|bid| bid.trump() == TrumpRule::Named) {
+            extras.trump = match self.trump.as_deref() {
+                Some(letter) => letter.chars().next().and_then(Suit::from_char),
+                None => None,
+            };
+        }
+        for exchange in &self.exchanges {
+            let discarded: CardSet = parse_cards(&exchange.discarded)?.into_iter().collect();
+            let received = parse_cards(&exchange.received)?;
+            let seat = exchange.seat.min(self.players - 1);
+            let received_set: CardSet = received.iter().copied().collect();
+            if extras.floater.is_some_and(|f| received_set == f.set()) {
+                extras.discard = discarded.first();
+            } else if profile.spare_hand().is_some() {
+                extras.keep = Some((hands[seat] - discarded) | received_set);
+            } else {
+                extras.buys.push((exchange.seat, discarded, received));
+            }
+        }
+        Ok(Replay {
+            dealer: self.dealer,
+            hands,
+            calls,
+            plays,
+            extras,
+        })
+    }
+}
+
+/// Parses each card of a record's list.
+fn parse_each(cards: &[String]) -> Result<Vec<Card>, Error> {
+    cards
+        .iter()
+        .map(|c| c.parse().map_err(Error::from))
+        .collect()
 }

@@ -3,8 +3,8 @@
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use crate::analysis::solve::{LeadValues, RandomSolves};
-use crate::cards::CardSet;
+use crate::analysis::solve::{LeadValues, PlayValues, RandomSolves};
+use crate::cards::{Card, CardSet};
 use crate::solver::{Opening, TrumpChoice};
 
 /// The table of a deal's opening leads for a person.
@@ -67,6 +67,46 @@ pub fn solve_json(values: &LeadValues) -> String {
         leads: Leads(values),
     })
     .expect("plain data serialises")
+}
+
+/// The values of the next seat's cards after `plays`, for a person.
+pub fn solve_after_text(plays: &[Card], opening: &Opening, values: &PlayValues) -> String {
+    let played: Vec<String> = plays.iter().map(|c| c.to_string()).collect();
+    let role = if values.seat == 0 {
+        "the declarer"
+    } else {
+        "a defender"
+    };
+    let goal = if opening.misere {
+        "the fewest tricks the declarer can be held to"
+    } else {
+        "the most tricks the declarer can guarantee"
+    };
+    let mut text = format!(
+        "after {}: seat {} ({role}) to play\n\nthe value is {goal} over the whole deal, \
+         tricks already won included (double dummy: every card visible)\n\ncard  tricks\n",
+        played.join(" "),
+        values.seat
+    );
+    for (card, value) in &values.cards {
+        let mark = if *value == values.best { "  best" } else { "" };
+        text += &format!("{:<4}  {value}{mark}\n", card.to_string());
+    }
+    let plural = if values.best == 1 { "" } else { "s" };
+    text += &format!(
+        "\nbest for seat {}: {} trick{plural}\n",
+        values.seat, values.best
+    );
+    text
+}
+
+/// `{"seat": 1, "best": 3, "cards": {"KS": 3, ...}}`: each legal card and its value.
+pub fn solve_after_json(values: &PlayValues) -> String {
+    let mut cards = serde_json::Map::new();
+    for (card, value) in &values.cards {
+        cards.insert(card.to_string(), (*value).into());
+    }
+    serde_json::json!({"seat": values.seat, "best": values.best, "cards": cards}).to_string()
 }
 
 /// What `napsim solve --random` reports.

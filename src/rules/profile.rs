@@ -71,9 +71,9 @@ pub enum LeadRule {
     Any,
     /// The lowest card of the suit led (Bonaparte: "must lead your lowest trump").
     LowestOfSuit,
-    /// The lowest card outside the named trump suit; ties between suits go to the lower suit
-    /// in the order clubs, diamonds, hearts, spades (Peep Nap's Wellington). A hand of trumps
-    /// only may lead any card (the source does not say).
+    /// The lowest card outside the named trump suit (Peep Nap's Wellington); when two suits
+    /// tie for the lowest rank, either card is that lowest card. A hand of trumps only may
+    /// lead any card (the source does not say).
     LowestNonTrump,
 }
 

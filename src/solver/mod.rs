@@ -85,7 +85,7 @@ impl Opening {
     }
 
     /// The trump suit when `card` is led.
-    fn trump_for(&self, card: Card) -> Option<Suit> {
+    pub fn trump_for(&self, card: Card) -> Option<Suit> {
         match self.trump {
             TrumpChoice::FirstLead => Some(card.suit()),
             TrumpChoice::NoTrump => None,
@@ -93,7 +93,8 @@ impl Opening {
         }
     }
 
-    fn named(&self) -> Option<Suit> {
+    /// The suit named before the lead, if any.
+    pub fn named(&self) -> Option<Suit> {
         match self.trump {
             TrumpChoice::Named(suit) => Some(suit),
             _ => None,

@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 use crate::cards::{Card, CardError, CardSet, parse_hand};
-use crate::game::{Call, DealState, IllegalCall};
+use crate::game::{Call, DealState};
 use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile};
 
 /// Deals drawn before the run to check that conditioning calls can be sampled.
@@ -69,9 +69,8 @@ pub enum HandInputError {
         word: String,
         /// The seat making it.
         seat: usize,
-        /// Why it is illegal.
-        #[source]
-        reason: IllegalCall,
+        /// Why it is illegal, in the profile's words.
+        reason: String,
     },
 }
 
@@ -142,7 +141,7 @@ pub fn parse_after(
             .map_err(|reason| HandInputError::Impossible {
                 word: word.to_string(),
                 seat: i,
-                reason,
+                reason: reason.explain(profile),
             })?;
         calls.push(call);
     }

@@ -58,9 +58,15 @@ pub enum IllegalCall {
     /// The bid does not beat the bid on the table.
     #[error("a bid must be higher than the bid on the table")]
     NotHigher,
-    /// The bid may only be called over another bid that has not been called.
-    #[error("this bid may only be called over an earlier bid that has not been made")]
-    NotOverRequiredBid,
+    /// The bid may only overcall another bid (Wellington over a Nap), which is not on the
+    /// table; [`IllegalCall::explain`] names both.
+    #[error("this bid may only overcall a bid that is not on the table")]
+    NotOverRequiredBid {
+        /// The bid called.
+        bid: BidId,
+        /// The bid it may only overcall.
+        required: BidId,
+    },
     /// The spare hand was taken: nobody may overcall.
     #[error("the spare hand was taken: nobody may overcall")]
     SpareTaken,
@@ -83,6 +89,34 @@ pub enum IllegalCall {
     /// Naming that suit would leave no non-trump card to lead.
     #[error("the declarer must keep a non-trump card to lead: name another suit")]
     NoLeadAfterNaming,
+}
+
+impl IllegalCall {
+    /// Why the call was refused, in the words of `profile` (whose bids the reason names):
+    /// "Wellington may only overcall a Nap".
+    pub fn explain(&self, profile: &Profile) -> String {
+        match *self {
+            IllegalCall::NotOverRequiredBid { bid, required } => {
+                let label = profile.bid(required).label();
+                let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                // Over the bid just below it only that bid can be on the table.
+                let higher = if required.0 + 1 == bid.0 {
+                    ""
+                } else {
+                    " or a higher bid"
+                };
+                format!(
+                    "{} may only overcall {article} {label}{higher}",
+                    profile.bid(bid).label()
+                )
+            }
+            other => other.to_string(),
+        }
+    }
 }
 
 impl DealState<'_> {
@@ -118,7 +152,7 @@ impl DealState<'_> {
         if let Some(required) = self.profile.bid(bid).only_over() {
             // "Only over an existing Nap": the required bid, or one above it, is on the table.
             if current.is_none_or(|c| c < required) {
-                return Err(IllegalCall::NotOverRequiredBid);
+                return Err(IllegalCall::NotOverRequiredBid { bid, required });
             }
         }
         Ok(())

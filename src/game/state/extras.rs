@@ -122,6 +122,17 @@ impl DealState<'_> {
     /// Buys for the seat to act in the purchase phase: gives up `discard` (empty: does not buy)
     /// and receives as many cards from the top of the stock, paying the stake into the kitty.
     pub fn purchase(&mut self, discard: CardSet) -> Result<(), IllegalPurchase> {
+        self.purchase_paying(discard, discard.any())
+    }
+
+    /// Buys in for the seat to act in the purchase phase: pays the stake, gives up `discard`
+    /// (any number of cards, none included: the source lets a player pay and discard any
+    /// number) and receives as many cards from the top of the stock.
+    pub fn buy_in(&mut self, discard: CardSet) -> Result<(), IllegalPurchase> {
+        self.purchase_paying(discard, true)
+    }
+
+    fn purchase_paying(&mut self, discard: CardSet, pays: bool) -> Result<(), IllegalPurchase> {
         if self.phase != Phase::Purchase {
             return Err(IllegalPurchase::NotInPurchase);
         }
@@ -136,7 +147,7 @@ impl DealState<'_> {
                 left: self.stock_left(),
             });
         }
-        if n > 0 {
+        if pays {
             let start = self.stock_drawn as usize;
             let received: CardSet = self.stock_order.as_slice()[start..start + n]
                 .iter()
@@ -145,6 +156,7 @@ impl DealState<'_> {
             self.stock_drawn += n as u8;
             self.hands[seat] = (self.hands[seat] - discard) | received;
             self.bought[seat] = (discard, received);
+            self.bought_in |= 1 << seat;
             self.paid_in[seat] += self.profile.purchase_stake().unwrap_or(0);
         }
         self.purchases_done += 1;
@@ -153,6 +165,11 @@ impl DealState<'_> {
             self.phase = Phase::Auction;
         }
         Ok(())
+    }
+
+    /// Whether `seat` paid the purchase stake (it may have discarded nothing).
+    pub fn bought_in(&self, seat: usize) -> bool {
+        self.bought_in & (1 << seat) != 0
     }
 
     /// What `seat` gave up and received when buying (empty sets when it did not buy).

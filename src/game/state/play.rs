@@ -170,9 +170,18 @@ pub fn opening_leads(hand: CardSet, rule: LeadRule, trump: Option<Suit>) -> Card
             .into_iter()
             .filter_map(|s| hand.of_suit(s).first())
             .collect(),
+        // Every card of the lowest rank outside trump: when two suits tie, either is that
+        // lowest card.
         LeadRule::LowestNonTrump => {
             let trumps = trump.map_or(CardSet::EMPTY, CardSet::suit_mask);
-            (hand - trumps).lowest_rank().map_or(hand, Card::set)
+            let side = hand - trumps;
+            match side.lowest_rank() {
+                Some(lowest) => side
+                    .into_iter()
+                    .filter(|c| c.rank() == lowest.rank())
+                    .collect(),
+                None => hand,
+            }
         }
     }
 }

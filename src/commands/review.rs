@@ -1,0 +1,201 @@
+//! `napsim review`: played deals judged card by card and call by call
+//! ([`crate::analysis::review`]), from `deal --json` records or the replay flags.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use super::replay_text::ReplayText;
+use crate::analysis::replay::{Replay, replay};
+use crate::analysis::review::{CallSettings, DealReview, ReviewSettings, review};
+use crate::bots::{bid_policy, play_policy};
+use crate::cards::parse_deal;
+use crate::error::Error;
+use crate::report::{self, read_records};
+use crate::rules::{self, Profile, load_profile};
+use crate::sim::Progress;
+
+/// What `napsim review` judges and how.
+#[derive(Clone, Debug)]
+pub struct ReviewJob {
+    /// A file of `deal --json` records (`-`: stdin); None: the replay flags give one deal.
+    pub input: Option<PathBuf>,
+    /// With the replay flags: the hands, `h0/h1/...`.
+    pub hands: Option<String>,
+    /// With the replay flags: the dealer's seat (default the last seat).
+    pub dealer: Option<usize>,
+    /// The replay flags.
+    pub replay: ReplayText,
+    /// The policy whose choice is shown beside each card.
+    pub choice: String,
+    /// The evaluator's play policy for the calls.
+    pub eval_play: String,
+    /// The bid policy the evaluator assumes for the earlier seats.
+    pub others_bid: String,
+    /// Worlds per call (0: calls are not judged).
+    pub worlds: u64,
+    /// The review's seed.
+    pub seed: u64,
+    /// Worker threads for the calls.
+    pub threads: usize,
+    /// JSON Lines instead of the text report.
+    pub json: bool,
+    /// The per-seat summary instead of each deal.
+    pub summary: bool,
+}
+
+/// `napsim review`: reads the deals (`stdin` for `-`), checks that every one replays, then
+/// reviews them in turn and writes each report to `out` (or the summary at the end).
+pub fn review_deals(
+    rules: &str,
+    job: &ReviewJob,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    progress: &dyn Progress,
+) -> Result<(), Error> {
+    let default = load_profile(rules)?;
+    let games = read_games(&default, job, stdin)?;
+    let choice_policies = games
+        .iter()
+        .map(|(profile, _)| play_policy(&job.choice, profile))
+        .collect::<Result<Vec<_>, _>>()?;
+    let judges = games
+        .iter()
+        .map(|(profile, _)| {
+            Ok((
+                play_policy(&job.eval_play, profile)?,
+                bid_policy(&job.others_bid, profile)?,
+            ))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let players = games.iter().map(|(_, g)| g.hands.len()).max().unwrap_or(0);
+    progress.start(games.len() as u64, 0, "deals");
+    let mut reviews: Vec<DealReview> = Vec::new();
+    for (i, ((profile, game), choice)) in games.iter().zip(&choice_policies).enumerate() {
+        let (play, others) = &judges[i];
+        let settings = ReviewSettings {
+            choice: choice.as_ref(),
+            calls: (job.worlds > 0).then(|| CallSettings {
+                play: play.as_ref(),
+                others: others.as_ref(),
+                worlds: job.worlds,
+                threads: job.threads,
+            }),
+            // Each deal of a file has its own streams.
+            seed: job.seed.wrapping_add(i as u64),
+        };
+        let deal = review(profile, game, &settings).map_err(|e| match e {
+            crate::analysis::review::ReviewError::Replay(e) => Error::from(e),
+            other => Error::runtime(other),
+        })?;
+        if !job.summary {
+            let text = if job.json {
+                report::review_json_lines(&deal, i + 1, profile)
+            } else {
+                let gap = if i == 0 { "" } else { "\n" };
+                format!("{gap}{}", report::review_text(&deal, i + 1, profile))
+            };
+            out.write_all(text.as_bytes()).map_err(Error::Stdout)?;
+            out.flush().map_err(Error::Stdout)?;
+        }
+        reviews.push(deal);
+        progress.advance(1);
+    }
+    progress.finish();
+    if job.summary {
+        let seats = report::review_summary(&reviews, players);
+        let text = if job.json {
+            report::summary_json(&seats, reviews.len())
+        } else {
+            report::summary_text(&seats, reviews.len())
+        };
+        out.write_all(text.as_bytes()).map_err(Error::Stdout)?;
+    }
+    out.flush().map_err(Error::Stdout)
+}
+
+/// The games to review with their profiles, every one checked to replay before any is
+/// reviewed (so that a bad deal stops the command before it writes anything).
+fn read_games(
+    default: &Profile,
+    job: &ReviewJob,
+    stdin: &mut dyn Read,
+) -> Result<Vec<(Profile, Replay)>, Error> {
+    let mut games = Vec::new();
+    match &job.input {
+        Some(path) => {
+            if job.replay.calls.is_some() || job.hands.is_some() {
+                return Err(Error::input(
+                    "give the deals as a file of records or as --hands/--calls/--plays, not both",
+                ));
+            }
+            let (text, source) = read_input(path, stdin)?;
+            let records = read_records(&text, &source)?;
+            if records.is_empty() {
+                return Err(Error::input(format!("{source} holds no deal record")));
+            }
+            for (i, record) in records.iter().enumerate() {
+                let profile = if record.profile == default.name() {
+                    default.clone()
+                } else {
+                    load_profile(&record.profile).map_err(|_| {
+                        Error::input(format!(
+                            "{source} record {}: profile '{}' is not built in: give its file \
+                             with --rules",
+                            i + 1,
+                            record.profile
+                        ))
+                    })?
+                };
+                let game = record
+                    .to_replay(&profile)
+                    .map_err(|e| Error::input(format!("{source} record {}: {e}", i + 1)))?;
+                replay(&profile, &game)
+                    .map_err(|e| Error::input(format!("{source} record {}: {e}", i + 1)))?;
+                games.push((profile, game));
+            }
+        }
+        None => {
+            let (Some(hands), Some(_)) = (&job.hands, &job.replay.calls) else {
+                return Err(Error::input(
+                    "review needs deals: a file of `napsim deal --json` records (or - for \
+                     stdin), or --hands, --calls and --plays",
+                ));
+            };
+            let players = hands.split('/').count();
+            default.check_players(players)?;
+            let hands = parse_deal(
+                hands,
+                players,
+                rules::HAND_SIZE,
+                default.pack(players),
+                &default.pack_description(players),
+            )?;
+            if let Some(dealer) = job.dealer
+                && dealer >= players
+            {
+                return Err(Error::input(format!(
+                    "--dealer {dealer} is not a seat: seats are 0 to {}",
+                    players - 1
+                )));
+            }
+            let game = job.replay.game(default, job.dealer, hands)?;
+            replay(default, &game)?;
+            games.push((default.clone(), game));
+        }
+    }
+    Ok(games)
+}
+
+/// The text of `path` (`-`: all of `stdin`) and its name for errors.
+fn read_input(path: &PathBuf, stdin: &mut dyn Read) -> Result<(String, String), Error> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        stdin
+            .read_to_string(&mut text)
+            .map_err(|e| Error::input(format!("cannot read stdin: {e}")))?;
+        return Ok((text, "stdin".to_string()));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+    Ok((text, path.display().to_string()))
+}
