@@ -47,6 +47,9 @@ pub enum Command {
     /// Entrants (bid and play policies) play sessions against each other, duplicate by default:
     /// means, win shares and paired differences with their intervals.
     Tournament(TournamentArgs),
+    /// Play a session at the table against napsim's bots, with hints from the coach: one line
+    /// per answer on stdin, so it can be scripted.
+    Play(PlayArgs),
     /// Judge played deals card by card (double-dummy cost, the best cards, PIMC's choice) and
     /// call by call (the hand evaluator's EV of every bid): a game's analysis.
     Review(Box<ReviewArgs>),
@@ -201,6 +204,40 @@ pub struct ReplayArgs {
     /// Replay, Sir Garnet: the five cards the taker of the spare hand kept.
     #[arg(long, requires = "calls")]
     pub keep: Option<String>,
+}
+
+/// `napsim play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Your seat (0 to players - 1).
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    /// The other seats' bid and play policies, BID/PLAY.
+    #[arg(long, value_name = "BID/PLAY", default_value = crate::commands::DEFAULT_BOTS)]
+    pub bots: String,
+    /// Seed of the cards and the bots (chosen and printed when omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Deals to play (default: the profile's session, eight deals).
+    #[arg(long, value_parser = parse_count)]
+    pub deals: Option<u64>,
+    /// A line protocol for a graphical front end: JSON objects out (the bot protocol's `bid`
+    /// and `play` requests when it is your turn), one answer per line in.
+    #[arg(long)]
+    pub json: bool,
+    /// Save the session's deals here as `deal --json` records (default
+    /// napsim-session-SEED.jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Worlds the coach's evaluator plays for a hint at a call.
+    #[arg(long, value_name = "K", default_value = "512", value_parser = parse_count)]
+    pub hint_worlds: u64,
+    /// Worker threads for hints (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// `napsim review`.

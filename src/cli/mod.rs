@@ -12,7 +12,7 @@ pub use args::{
 };
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -80,6 +80,11 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     }
 }
 
+/// Every core.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The replay flags as the library reads them.
 fn replay_text(a: args::ReplayArgs) -> commands::ReplayText {
     commands::ReplayText {
@@ -123,6 +128,31 @@ fn run(cli: Cli) -> Result<(), Error> {
             };
             commands::deal(rules, &job, fresh_seed, &mut std::io::stdout().lock())
         }
+        Command::Play(a) => {
+            let color = !a.json
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let job = commands::PlayJob {
+                players: a.players,
+                seat: a.seat,
+                bots: a.bots,
+                seed: a.seed,
+                deals: a.deals,
+                json: a.json,
+                color,
+                echo: !std::io::stdin().is_terminal(),
+                save: a.save,
+                hint_worlds: a.hint_worlds,
+                threads: a.threads.unwrap_or_else(default_threads),
+            };
+            commands::play_session(
+                rules,
+                &job,
+                fresh_seed,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+            )
+        }
         Command::Review(a) => {
             let job = commands::ReviewJob {
                 input: a.input,
@@ -134,9 +164,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 others_bid: a.others_bid,
                 worlds: a.worlds,
                 seed: a.seed,
-                threads: a
-                    .threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                threads: a.threads.unwrap_or_else(default_threads),
                 json: a.json,
                 summary: a.summary,
             };

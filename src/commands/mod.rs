@@ -11,6 +11,7 @@
 mod bid_table;
 mod hand;
 mod info;
+mod play;
 mod replay_text;
 mod review;
 mod simulate;
@@ -18,6 +19,7 @@ mod thresholds;
 mod tournament;
 
 pub use info::{DealJob, SolveJob, deal, rules_list, rules_show, solve};
+pub use play::{DEFAULT_BOTS, HINT_PLAY, PlayJob, play_session};
 pub use replay_text::ReplayText;
 pub use review::{ReviewJob, review_deals};
 

@@ -22,6 +22,22 @@ mod process;
 pub use message::PROTOCOL_VERSION;
 pub use process::shutdown;
 
+/// The protocol's `bid` request for the seat in `view` (one JSON object, no newline): what a
+/// front end playing that seat is shown (`napsim play --json`).
+pub fn bid_request(view: &BidView, seed: u64) -> (String, Vec<Call>) {
+    let legal = message::legal_calls(view);
+    let mut out = String::new();
+    message::bid_request(&mut out, view, &legal, seed);
+    (out, legal)
+}
+
+/// The protocol's `play` request for the seat in `view` (one JSON object, no newline).
+pub fn play_request(view: &PlayView, seed: u64) -> String {
+    let mut out = String::new();
+    message::play_request(&mut out, view, seed);
+    out
+}
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
