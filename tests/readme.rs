@@ -5,7 +5,8 @@
 //!
 //! The examples run in a fresh temporary directory (trycmd's sandbox, which it turns on when a
 //! `README.out` folder sits beside the case file: so the case is a copy of README.md in a
-//! temporary folder with an empty one, and a `README.in` holding the example bots), so the files
+//! temporary folder with an empty one, and a `README.in` holding the example bots and the
+//! answers of the `napsim play` example), so the files
 //! they write never land in the checkout and a later example can read what an earlier one
 //! wrote. Failures name the copy's path; its line
 //! numbers are README.md's.
@@ -38,6 +39,12 @@ fn readme_examples_print_what_they_show() {
         let from = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/").to_string() + bot;
         std::fs::copy(from, bots.join(bot)).unwrap();
     }
+    // ... and the answers the `napsim play` example reads.
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/examples/play-answers.txt"),
+        dir.path().join("README.in").join("answers.txt"),
+    )
+    .unwrap();
     trycmd::TestCases::new()
         .register_bin("napsim", trycmd::cargo::cargo_bin("napsim"))
         // trycmd skips, rather than fails, a step whose program it does not know.

@@ -232,6 +232,9 @@ pub struct PlayArgs {
     /// napsim-session-SEED.jsonl).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Read the answers from FILE instead of stdin (one per line; a scripted session).
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
     /// Worlds the coach's evaluator plays for a hint at a call.
     #[arg(long, value_name = "K", default_value = "512", value_parser = parse_count)]
     pub hint_worlds: u64,

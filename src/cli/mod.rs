@@ -140,16 +140,24 @@ fn run(cli: Cli) -> Result<(), Error> {
                 deals: a.deals,
                 json: a.json,
                 color,
-                echo: !std::io::stdin().is_terminal(),
+                echo: a.input.is_some() || !std::io::stdin().is_terminal(),
                 save: a.save,
                 hint_worlds: a.hint_worlds,
                 threads: a.threads.unwrap_or_else(default_threads),
+            };
+            let mut input: Box<dyn std::io::BufRead> = match &a.input {
+                Some(path) => {
+                    Box::new(std::io::BufReader::new(std::fs::File::open(path).map_err(
+                        |e| Error::input(format!("cannot read {}: {e}", path.display())),
+                    )?))
+                }
+                None => Box::new(std::io::stdin().lock()),
             };
             commands::play_session(
                 rules,
                 &job,
                 fresh_seed,
-                &mut std::io::stdin().lock(),
+                &mut input,
                 &mut std::io::stdout().lock(),
             )
         }

@@ -168,10 +168,11 @@ impl Session<'_> {
         let mut kitty = 0;
         let intro = format!(
             "napsim play: {}, {players} players, you are seat {}; the other seats play {}. \
-             {deals} deals, seed {}. Type help for the commands.",
+             {deals} deal{}, seed {}. Type help for the commands.",
             self.profile.name(),
             self.job.seat,
             self.job.bots,
+            plural(deals as u32),
             self.seed
         );
         io.tell(
