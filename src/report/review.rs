@@ -109,7 +109,7 @@ pub fn review_text(review: &DealReview, deal: usize, profile: &Profile) -> Strin
         bid.label()
     );
     text += &calls_text(review, profile);
-    text += "\ntrick seat card  tricks  cost  best cards       PIMC\n";
+    text += "\ntrick seat card  tricks    cost  best cards       PIMC\n";
     for card in &review.cards {
         let _ = writeln!(text, "{}", card_line(card));
     }
@@ -154,7 +154,7 @@ fn card_line(card: &CardReview) -> String {
     };
     let cost = card.cost.map_or("-".to_string(), |c| c.to_string());
     format!(
-        "{:<5} {:<4} {:<4}  {:<6}  {:<4}  {:<15}  {}{mark}",
+        "{:<5} {:<4} {:<4}  {:<8}  {:<4}  {:<15}  {}{mark}",
         card.trick,
         card.seat,
         card.card.to_string(),
@@ -170,7 +170,19 @@ fn calls_text(review: &DealReview, profile: &Profile) -> String {
     if review.calls.is_empty() {
         return String::new();
     }
-    let mut text = String::from("\nseat call         EV      best          loss\n");
+    // Names as long as `wellington-without-floater` widen the call column.
+    let width = review
+        .calls
+        .iter()
+        .map(|c| call_name(c, profile).len())
+        .chain(profile.bid_ids().map(|id| profile.bid(id).name().len()))
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut text = format!(
+        "\nseat {:<width$}      EV  {:<width$}   loss\n",
+        "call", "best"
+    );
     for call in &review.calls {
         let name = call_name(call, profile);
         match (call.ev, call.loss) {
@@ -179,12 +191,12 @@ fn calls_text(review: &DealReview, profile: &Profile) -> String {
                 let mark = if loss > 0.0 { "  !" } else { "" };
                 let _ = writeln!(
                     text,
-                    "{:<4} {name:<12} {ev:>+6.2}  {best:<12} {loss:>5.2}{mark}",
+                    "{:<4} {name:<width$}  {ev:>+6.2}  {best:<width$}  {loss:>5.2}{mark}",
                     call.seat
                 );
             }
             _ => {
-                let _ = writeln!(text, "{:<4} {name:<12} (not judged)", call.seat);
+                let _ = writeln!(text, "{:<4} {name:<width$}  (not judged)", call.seat);
             }
         }
     }
