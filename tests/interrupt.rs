@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,13 +13,22 @@ use common::{assert_bad, napsim, stdout_in as ok};
 
 /// Starts napsim in `dir` with `args`, in the background.
 fn spawn(dir: &Path, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_napsim"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_napsim"));
+    command
         .current_dir(dir)
         .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+        .stderr(Stdio::piped());
+    // SIGHUP at its default, as a terminal leaves it, even when the tests themselves run under
+    // `nohup` (napsim keeps ignoring a SIGHUP that was ignored when it started).
+    // SAFETY: between fork and exec the closure only calls signal(2), which is async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    command.spawn().unwrap()
 }
 
 /// Waits until `path` exists (the run's first checkpoint).

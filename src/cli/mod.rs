@@ -359,9 +359,6 @@ fn long<C: Render>(
     deliver(commands::run_long::<C>(profile, job, run, fresh_seed)?)
 }
 
-/// A flag that the first SIGINT, SIGTERM or SIGHUP (a closed terminal) sets; a second one,
-/// while the run is still stopping, exits at once. SIGHUP is left alone when it was ignored at
-/// the start: `nohup napsim ...` asks to outlive the terminal.
 /// The (seat, class label) picks of a `--classes` file.
 fn read_class_picks(path: &std::path::Path) -> Result<Vec<(Option<usize>, String)>, Error> {
     let shown = path.display();
@@ -375,6 +372,9 @@ fn read_class_picks(path: &std::path::Path) -> Result<Vec<(Option<usize>, String
     Ok(picks)
 }
 
+/// A flag that the first SIGINT, SIGTERM or SIGHUP (a closed terminal) sets; a second one,
+/// while the run is still stopping, exits at once. SIGHUP is left alone when it was ignored at
+/// the start: `nohup napsim ...` asks to outlive the terminal.
 fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
