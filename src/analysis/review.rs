@@ -24,7 +24,7 @@ use crate::game::{Call, Contract, DealState, Phase};
 use crate::policy::{BidPolicy, PlayPolicy, PlayView};
 use crate::rng::block_streams;
 use crate::rules::{BidId, Profile};
-use crate::sim::{PoolError, Silent};
+use crate::sim::{PoolError, Progress, Silent};
 use crate::solver::{Opening, Position, Solver};
 
 /// How a review judges the calls (the hand evaluator's settings).
@@ -47,6 +47,8 @@ pub struct ReviewSettings<'a> {
     pub calls: Option<CallSettings<'a>>,
     /// The review's seed.
     pub seed: u64,
+    /// Told of each call judged (one unit) and of the cards (one unit) as they are done.
+    pub progress: &'a dyn Progress,
 }
 
 /// One card of the deal, judged.
@@ -143,7 +145,7 @@ pub fn review(
 ) -> Result<DealReview, ReviewError> {
     let mut state = replay_auction(profile, game)?;
     let calls = match &settings.calls {
-        Some(judge) => review_calls(profile, &state, judge, settings.seed)?,
+        Some(judge) => review_calls(profile, &state, judge, settings)?,
         None => Vec::new(),
     };
     let contract = state.contract();
@@ -194,6 +196,7 @@ pub fn review(
             choice,
         });
     }
+    settings.progress.advance(1);
     if state.phase() != Phase::Finished {
         return Err(ReplayError::TooFewCards {
             played: game.plays.len(),
@@ -254,8 +257,9 @@ fn review_calls(
     profile: &Profile,
     state: &DealState,
     judge: &CallSettings,
-    seed: u64,
+    settings: &ReviewSettings,
 ) -> Result<Vec<CallReview>, PoolError> {
+    let seed = settings.seed;
     let players = state.players();
     let calls = state.calls();
     let mut reviews = Vec::with_capacity(calls.len());
@@ -280,6 +284,7 @@ fn review_calls(
             Call::TakeSpare => None,
             _ => query.run(judge.worlds, call_seed, judge.threads, &Silent)?,
         };
+        settings.progress.advance(1);
         let Some(tally) = tally else {
             reviews.push(CallReview {
                 seat,

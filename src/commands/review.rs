@@ -68,7 +68,16 @@ pub fn review_deals(
         })
         .collect::<Result<Vec<_>, Error>>()?;
     let players = games.iter().map(|(_, g)| g.hands.len()).max().unwrap_or(0);
-    progress.start(games.len() as u64, 0, "deals");
+    // A unit per call judged and one per deal's cards: calls take the time.
+    let judged = |game: &Replay| {
+        if job.worlds > 0 {
+            game.calls.len() as u64
+        } else {
+            0
+        }
+    };
+    let units = games.iter().map(|(_, game)| judged(game) + 1).sum();
+    progress.start(units, 0, "steps");
     let mut reviews: Vec<DealReview> = Vec::new();
     for (i, ((profile, game), choice)) in games.iter().zip(&choice_policies).enumerate() {
         let (play, others) = &judges[i];
@@ -82,6 +91,7 @@ pub fn review_deals(
             }),
             // Each deal of a file has its own streams.
             seed: job.seed.wrapping_add(i as u64),
+            progress,
         };
         let deal = review(profile, game, &settings).map_err(|e| match e {
             crate::analysis::review::ReviewError::Replay(e) => Error::from(e),
@@ -98,7 +108,6 @@ pub fn review_deals(
             out.flush().map_err(Error::Stdout)?;
         }
         reviews.push(deal);
-        progress.advance(1);
     }
     progress.finish();
     if job.summary {
