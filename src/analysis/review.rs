@@ -18,6 +18,7 @@
 //! reproducible and does not depend on the thread count.
 
 use crate::analysis::replay::{Replay, ReplayError, replay_auction};
+use crate::analysis::solve::{best_value, values_after};
 use crate::cards::{Card, CardSet};
 use crate::eval::hand::HandQuery;
 use crate::game::{Call, Contract, DealState, Phase};
@@ -168,7 +169,7 @@ pub fn review(
         let declarer = seat == contract.expect("a contract in the play").declarer;
         // The declarer wants tricks, a defender denies them; a misère reverses both.
         let wants_more = declarer != misere;
-        let best_value = best_of(&values, wants_more);
+        let best_value = best_value(&values, wants_more);
         let made = |v: u8| if misere { v == 0 } else { v >= needed };
         let after = values.iter().find(|(c, _)| *c == card).map(|&(_, v)| v);
         state
@@ -225,20 +226,7 @@ pub fn card_values(solver: &mut Solver, state: &DealState) -> Vec<(Card, u8)> {
         return solver.opening(&hands, contract.declarer, &rules);
     }
     let position = Position::from_state(state).expect("a position in the play");
-    state
-        .legal_cards()
-        .iter_desc()
-        .map(|card| {
-            let (next, gained) = position.after(card);
-            (card, won + gained + solver.value(&next))
-        })
-        .collect()
-}
-
-/// The best of `values` for a seat that wants more tricks for the declarer, or fewer.
-pub fn best_of(values: &[(Card, u8)], wants_more: bool) -> u8 {
-    let each = values.iter().map(|&(_, v)| v);
-    if wants_more { each.max() } else { each.min() }.expect("a legal card")
+    values_after(solver, &position, won)
 }
 
 /// The card `policy` plays in `state` from the seat's view, with the `index`-th stream of

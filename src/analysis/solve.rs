@@ -282,19 +282,29 @@ pub fn solve_after(
     if position.tricks_left() == 0 {
         return Err(SolvePlaysError::Over(plays.len()));
     }
-    let cards: Vec<(Card, u8)> = position
+    let cards = values_after(&mut solver, &position, won);
+    let seat = position.to_play();
+    let best = best_value(&cards, (seat == 0) != opening.misere);
+    Ok(PlayValues { seat, cards, best })
+}
+
+/// Each legal card of the seat to play in `position` with the declarer's tricks over the
+/// whole deal after it (`won` already taken), highest card first.
+pub fn values_after(solver: &mut Solver, position: &Position, won: u8) -> Vec<(Card, u8)> {
+    position
         .legal()
         .iter_desc()
         .map(|card| {
             let (next, gained) = position.after(card);
             (card, won + gained + solver.value(&next))
         })
-        .collect();
-    let seat = position.to_play();
-    let wants_more = (seat == 0) != opening.misere;
-    let each = cards.iter().map(|&(_, v)| v);
-    let best = if wants_more { each.max() } else { each.min() }.expect("a legal card");
-    Ok(PlayValues { seat, cards, best })
+        .collect()
+}
+
+/// The best of `values` for a seat that wants more tricks for the declarer, or fewer.
+pub fn best_value(values: &[(Card, u8)], wants_more: bool) -> u8 {
+    let each = values.iter().map(|&(_, v)| v);
+    if wants_more { each.max() } else { each.min() }.expect("a legal card")
 }
 
 fn best_of(leads: &[(Card, u8)], misere: bool) -> u8 {
