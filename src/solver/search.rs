@@ -16,6 +16,13 @@
 //! its own suit is marked, a bound that settled a node marks the cards it compared, and a node
 //! that had to refute every card marks the bottom of a run of equivalent cards that reaches up
 //! among its relevant cards (below them any small card of a seat stands for any other).
+//!
+//! The same fact prunes a node's own cards: once a card has been refuted, and its result
+//! relied on no card of its suit at or below it, every other card of the seat in that suit
+//! below the lowest card the result relied on is refuted too (the two positions differ only in
+//! which of two small cards of one seat and suit is on the table), so it is not searched. A
+//! solver with exact keys ([`super::Solver::with_exact_keys`], the tests' reference) skips
+//! nothing this way.
 
 use super::order::{run_bottoms, straddling_runs};
 use super::position::Position;
@@ -236,7 +243,15 @@ impl<'t> Search<'t> {
         let (moves, count) = self.order(seat, candidates);
         let maximising = seat == self.declarer;
         let mut relevant = 0;
+        // The cards a refuted card stands for: of its suit, below the lowest card its result
+        // relied on, as it is (see the module's note).
+        let mut covered = 0u64;
+        let small_cards_alike = self.table.generalises();
         for &card in &moves[..count] {
+            let bit = 1u64 << card;
+            if covered & bit != 0 {
+                continue;
+            }
             let (reached, below) = self.try_card(seat, u32::from(card), target);
             if self.aborted {
                 return (false, 0);
@@ -245,6 +260,13 @@ impl<'t> Search<'t> {
                 return (reached, below);
             }
             relevant |= below;
+            if small_cards_alike {
+                let lane = bits::lane_of_bit(u32::from(card));
+                let threshold = lowest_or_top(below & lane, lane);
+                if bit < threshold {
+                    covered |= lane & (threshold - 1);
+                }
+            }
         }
         let skipped = legal & !candidates != 0;
         if skipped {
@@ -290,5 +312,16 @@ impl<'t> Search<'t> {
         } else {
             above | self.trumps
         }
+    }
+}
+
+/// The lowest bit of `bits` (cards of one lane), or the lane's bit 15, above its every card,
+/// when `bits` is empty.
+#[inline]
+fn lowest_or_top(bits: u64, lane: u64) -> u64 {
+    if bits == 0 {
+        lane & bits::LANE_TOPS
+    } else {
+        bits & bits.wrapping_neg()
     }
 }

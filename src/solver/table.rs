@@ -223,6 +223,11 @@ impl Table {
         }
     }
 
+    /// Whether entries generalise over small cards.
+    pub(super) fn generalises(&self) -> bool {
+        self.generalise
+    }
+
     /// The index slot of `coarse`: its own, or the empty slot where it would go.
     #[inline]
     fn slot(&self, coarse: [u64; 2]) -> usize {
