@@ -194,7 +194,8 @@ pub fn solve_deal(hands: &[CardSet], opening: &Opening) -> LeadValues {
     let mut solver = Solver::new(hands.len());
     let leads = solver.opening(hands, 0, opening);
     LeadValues {
-        best: best_of(&leads, opening.misere),
+        // The declarer, on lead, wants more tricks, or fewer in a misère.
+        best: best_value(&leads, !opening.misere),
         leads,
     }
 }
@@ -305,11 +306,6 @@ pub fn values_after(solver: &mut Solver, position: &Position, won: u8) -> Vec<(C
 pub fn best_value(values: &[(Card, u8)], wants_more: bool) -> u8 {
     let each = values.iter().map(|&(_, v)| v);
     if wants_more { each.max() } else { each.min() }.expect("a legal card")
-}
-
-fn best_of(leads: &[(Card, u8)], misere: bool) -> u8 {
-    let values = leads.iter().map(|&(_, v)| v);
-    if misere { values.min() } else { values.max() }.expect("a legal opening lead")
 }
 
 /// Random deals solved: how often each best value occurred and how long the solves took, in

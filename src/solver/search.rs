@@ -317,13 +317,13 @@ impl<'t> Search<'t> {
     }
 }
 
-/// The lowest bit of `bits` (cards of one lane), or the lane's bit 15, above its every card,
-/// when `bits` is empty.
+/// The lowest of `cards` (cards of one lane), or the lane's bit 15, above its every card,
+/// when `cards` is empty.
 #[inline]
-fn lowest_or_top(bits: u64, lane: u64) -> u64 {
-    if bits == 0 {
+fn lowest_or_top(cards: u64, lane: u64) -> u64 {
+    if cards == 0 {
         lane & bits::LANE_TOPS
     } else {
-        bits & bits.wrapping_neg()
+        bits::lowest_bit(cards)
     }
 }
