@@ -5,13 +5,13 @@
 
 Runs both binaries' default `napsim hand HAND --seed S --json` over a fixed set of hands (chosen
 across strengths from seeded random deals: 4 players under heather-1875, and some under
-pub-guide at 4 and 6 players), and for every hand whose old answer is clear (the recommended
-call's expected units ahead of the runner-up's, passing counting as 0 ± 0, by more than 3
-standard errors of the difference, the two bids' errors combined as if independent) checks
-that the new recommendation is the same. Prints one line per hand (worlds, time, both
-answers) and a summary; exits 1 if a clear answer changed. Results are cached in FILE (JSON,
-keyed by binary and command) so that a rerun only runs what is new. NEW ARGS (after `--`) are
-added to the new binary's command (`-- --play pimc:worlds=16`).
+pub-guide at 4 and 6 players and under encyclopedia at 7), and for every hand whose old answer
+is clear (the recommended call's expected units ahead of the runner-up's, passing counting as
+0 ± 0, by more than 3 standard errors of the difference, the two bids' errors combined as if
+independent) checks that the new recommendation is the same. Prints one line per hand (worlds,
+time, both answers) and a summary; exits 1 if a clear answer changed. Results are cached in
+FILE (JSON, keyed by binary and command) so that a rerun only runs what is new. NEW ARGS (after
+`--`) are added to the new binary's command (`-- --play pimc:worlds=16`).
 """
 
 import argparse
@@ -56,6 +56,8 @@ SETS = {
     "pub-4": [("pub-guide", 4, h) for h in hands(6, 2)],
     "heather-6": [("heather-1875", 6, h) for h in hands(4, 3)],
     "pub-6": [("pub-guide", 6, h) for h in hands(2, 4)],
+    "pub-6-more": [("pub-guide", 6, h) for h in hands(6, 6)],
+    "encyclopedia-7": [("encyclopedia", 7, h) for h in hands(6, 5)],
 }
 
 

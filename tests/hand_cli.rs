@@ -331,6 +331,43 @@ fn an_adaptive_run_stops_early_at_the_same_worlds_whatever_the_threads() {
 }
 
 #[test]
+fn six_players_check_early_with_a_stricter_lead() {
+    // At six players the rule is also asked after 128 and 256 worlds; Four leads by far.
+    let base = [
+        "hand",
+        "AS KS QS JS 2H",
+        "--play",
+        "heuristic",
+        "--seed",
+        "3",
+        "--quiet",
+    ];
+    let run = |extra: &[&str]| stdout(&[&base[..], extra].concat());
+    let json = |extra: &[&str]| -> serde_json::Value {
+        serde_json::from_str(&run(&[extra, &["--json"][..]].concat())).unwrap()
+    };
+    let doc = json(&["--players", "6", "--threads", "1"]);
+    assert_eq!(doc, json(&["--players", "6", "--threads", "2"]));
+    assert_eq!(doc["stopping"]["reason"], "settled", "{doc}");
+    assert_eq!(doc["worlds"], 128);
+    assert_eq!(
+        without_stopping(doc),
+        json(&["--players", "6", "--worlds", "128"])
+    );
+    let text = run(&["--players", "6"]);
+    assert!(
+        text.trim_end().ends_with(
+            "stopped after 128 of at most 4000 worlds: the recommendation is settled (it leads \
+             every other call by over 3.29 standard errors on the same worlds)"
+        ),
+        "{text}"
+    );
+    // At four players the first check is still at 512 worlds.
+    let four = json(&["--players", "4"]);
+    assert_eq!(four["worlds"], 512, "{four}");
+}
+
+#[test]
 fn precision_stops_at_the_first_check_that_reaches_it() {
     // Three and Four are close: the precision stops it before the recommendation settles.
     let base = [

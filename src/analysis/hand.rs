@@ -81,10 +81,9 @@ impl Hand {
 
     /// The rule of a run that stops early, if it is one.
     pub fn stop_rule(&self) -> Option<StopRule> {
-        self.job.precision.map(|points| StopRule {
-            points,
-            max_worlds: self.job.worlds,
-        })
+        self.job
+            .precision
+            .map(|points| StopRule::new(points, self.job.worlds, self.job.players))
     }
 
     /// Why a run that stops early stopped with `tally` (its whole tally).
@@ -188,9 +187,8 @@ impl LongCommand for Hand {
     }
 
     fn check_every(&self) -> Option<u64> {
-        self.job
-            .precision
-            .map(|_| hand::CHECK_EVERY / hand::BLOCK_SIZE)
+        self.stop_rule()
+            .map(|rule| rule.check_step() / hand::BLOCK_SIZE)
     }
 
     /// The rule holds, or the earlier calls proved too rare (the run fails at once).

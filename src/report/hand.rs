@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::cards::CardSet;
-use crate::eval::hand::{BidSummary, HandSummary, StopReason, StopRule, Z_SETTLED};
+use crate::eval::hand::{BidSummary, HandSummary, StopReason, StopRule};
 use crate::rules::Profile;
 
 /// Everything `napsim hand` reports: the question and the answer.
@@ -294,8 +294,9 @@ impl HandReport<'_> {
             ),
             StopReason::Settled => format!(
                 "stopped after {worlds} of at most {} worlds: the recommendation is settled (it \
-                 leads every other call by over {Z_SETTLED} standard errors on the same worlds)\n",
-                rule.max_worlds
+                 leads every other call by over {} standard errors on the same worlds)\n",
+                rule.max_worlds,
+                rule.z_settled(worlds)
             ),
             StopReason::MaxWorlds => format!(
                 "stopped at the most worlds allowed, {worlds}: neither every P(make) within \

@@ -13,7 +13,9 @@ mod stopping;
 pub mod worlds;
 
 pub use input::{HandInputError, PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
-pub use stopping::{CHECK_EVERY, StopReason, StopRule, Z_SETTLED};
+pub use stopping::{
+    CHECK_EVERY, EARLY_CHECKS, EARLY_PLAYERS, StopReason, StopRule, Z_EARLY, Z_SETTLED,
+};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

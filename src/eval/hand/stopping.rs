@@ -1,9 +1,10 @@
 //! When an adaptive evaluation may stop (`napsim hand --precision`).
 //!
 //! The rule is checked only after whole multiples of [`CHECK_EVERY`] worlds (and at the cap),
-//! on the tally of the worlds so far. The worlds come in blocks with their own streams, so
-//! that tally is exactly the tally of a run of that many worlds: an adaptive run that stops
-//! after n worlds reports what `--worlds n` reports, whatever the thread count.
+//! and at six players and more also after [`EARLY_CHECKS`] worlds, on the tally of the worlds
+//! so far. The worlds come in blocks with their own streams, so that tally is exactly the
+//! tally of a run of that many worlds: an adaptive run that stops after n worlds reports what
+//! `--worlds n` reports, whatever the thread count.
 
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,27 @@ const _: () = assert!(CHECK_EVERY.is_multiple_of(BLOCK_SIZE));
 /// as one test at 95% would allow.
 pub const Z_SETTLED: f64 = 2.53;
 
+/// The checks before the first multiple of [`CHECK_EVERY`] at tables of [`EARLY_PLAYERS`] and
+/// more, where a world costs ten to forty times as much as at four players (and a clear hand
+/// would otherwise take seconds to reach its first check). Whole numbers of blocks, each
+/// dividing the next check.
+pub const EARLY_CHECKS: [u64; 2] = [128, 256];
+
+/// The table size from which an adaptive run also checks at [`EARLY_CHECKS`].
+pub const EARLY_PLAYERS: usize = 6;
+
+/// Standard errors by which the best call must lead at an early check: a Haybittle-Peto
+/// boundary (each early look spends at most 0.1% of the error rate, so the two leave the
+/// later looks' [`Z_SETTLED`] close to its 5%).
+pub const Z_EARLY: f64 = 3.29;
+
+const _: () = assert!(
+    EARLY_CHECKS[0].is_multiple_of(BLOCK_SIZE)
+        && EARLY_CHECKS[1].is_multiple_of(EARLY_CHECKS[0])
+        && CHECK_EVERY.is_multiple_of(EARLY_CHECKS[1])
+        && Z_EARLY > Z_SETTLED
+);
+
 /// An adaptive run: at most `max_worlds` worlds, stopping at the first check at which every
 /// bid's P(make) is known within `points` or the best call is settled.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,6 +53,9 @@ pub struct StopRule {
     pub points: f64,
     /// Worlds at most.
     pub max_worlds: u64,
+    /// Whether the rule is also asked at [`EARLY_CHECKS`] (tables of [`EARLY_PLAYERS`] and more).
+    #[serde(default)]
+    pub early: bool,
 }
 
 /// Why an adaptive run stopped.
@@ -67,15 +92,53 @@ impl StopRule {
         (checks as u64).max(1).saturating_mul(CHECK_EVERY)
     }
 
-    /// Why the run may stop with `tally` (the worlds so far), if it may: precise first, then
-    /// settled, then the cap.
+    /// The rule for `players` at the table: early checks from [`EARLY_PLAYERS`] on.
+    pub fn new(points: f64, max_worlds: u64, players: usize) -> StopRule {
+        StopRule {
+            points,
+            max_worlds,
+            early: players >= EARLY_PLAYERS,
+        }
+    }
+
+    /// Worlds between the checks the runner makes: every check is a multiple of it (the rule
+    /// itself then passes over those that are not checks, see [`StopRule::is_check`]).
+    pub fn check_step(&self) -> u64 {
+        if self.early {
+            EARLY_CHECKS[0]
+        } else {
+            CHECK_EVERY
+        }
+    }
+
+    /// Whether the rule is asked after `worlds` worlds: at a multiple of [`CHECK_EVERY`], at
+    /// the cap, and with early checks at [`EARLY_CHECKS`].
+    pub fn is_check(&self, worlds: u64) -> bool {
+        worlds > 0
+            && (worlds.is_multiple_of(CHECK_EVERY)
+                || worlds == self.max_worlds
+                || (self.early && EARLY_CHECKS.contains(&worlds)))
+    }
+
+    /// The lead, in standard errors, that settles the recommendation after `worlds` worlds:
+    /// [`Z_EARLY`] before the first multiple of [`CHECK_EVERY`], else [`Z_SETTLED`].
+    pub fn z_settled(&self, worlds: u64) -> f64 {
+        if worlds < CHECK_EVERY {
+            Z_EARLY
+        } else {
+            Z_SETTLED
+        }
+    }
+
+    /// Why the run may stop with `tally` (the worlds so far), if it is a check and the run may
+    /// stop there: precise first, then settled, then the cap.
     pub fn reason(&self, query: &HandQuery, tally: &HandTally) -> Option<StopReason> {
-        if tally.worlds == 0 {
+        if !self.is_check(tally.worlds) {
             return None;
         }
         if precise(tally, self.points) {
             Some(StopReason::Precise)
-        } else if settled(query, tally) {
+        } else if settled(query, tally, self.z_settled(tally.worlds)) {
             Some(StopReason::Settled)
         } else if tally.worlds >= self.max_worlds {
             Some(StopReason::MaxWorlds)
@@ -95,9 +158,9 @@ fn precise(tally: &HandTally, points: f64) -> bool {
 
 /// Whether the recommendation is settled: the callable bid with the highest expected units
 /// (ties to the lower bid, as the summary chooses) leads passing and, world by world, every
-/// other callable bid by more than [`Z_SETTLED`] standard errors; or, when no callable bid
-/// is positive, every one is below zero by as much. Nothing callable: passing, settled.
-fn settled(query: &HandQuery, tally: &HandTally) -> bool {
+/// other callable bid by more than `z` standard errors; or, when no callable bid is positive,
+/// every one is below zero by as much. Nothing callable: passing, settled.
+fn settled(query: &HandQuery, tally: &HandTally, z: f64) -> bool {
     let ev = |id: BidId| {
         let b = &tally.bids[id.index()];
         mean_se(tally.worlds, b.units, b.units_sq).unwrap_or((0.0, 0.0))
@@ -114,7 +177,7 @@ fn settled(query: &HandQuery, tally: &HandTally) -> bool {
     let Some(best) = best else {
         return true;
     };
-    let ahead = |(mean, se): (f64, f64)| mean > Z_SETTLED * se;
+    let ahead = |(mean, se): (f64, f64)| mean > z * se;
     if ev(best).0 <= 0.0 {
         return callable.iter().all(|&id| {
             let (mean, se) = ev(id);
@@ -131,6 +194,29 @@ fn settled(query: &HandQuery, tally: &HandTally) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn six_players_add_early_checks_with_a_stricter_lead() {
+        let four = StopRule::new(1.55, 4000, 4);
+        let six = StopRule::new(1.55, 4000, 6);
+        assert_eq!(four.check_step(), CHECK_EVERY);
+        assert_eq!(six.check_step(), 128);
+        let checks = |rule: StopRule| -> Vec<u64> {
+            (1..=4000).filter(|&w| rule.is_check(w)).take(5).collect()
+        };
+        assert_eq!(checks(four), [512, 1024, 1536, 2048, 2560]);
+        assert_eq!(checks(six), [128, 256, 512, 1024, 1536]);
+        // Every check is a multiple of the step the runner checks at, or the cap.
+        for rule in [four, six, StopRule::new(1.55, 700, 7)] {
+            assert!(rule.is_check(rule.max_worlds));
+            for w in (1..=rule.max_worlds).filter(|&w| rule.is_check(w)) {
+                assert!(w % rule.check_step() == 0 || w == rule.max_worlds, "{w}");
+            }
+        }
+        assert_eq!(six.z_settled(128), Z_EARLY);
+        assert_eq!(six.z_settled(256), Z_EARLY);
+        assert_eq!(six.z_settled(512), Z_SETTLED);
+    }
 
     #[test]
     fn the_cap_of_a_precision_reaches_it_at_one_half() {
