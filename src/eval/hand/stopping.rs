@@ -12,8 +12,9 @@ use super::{BLOCK_SIZE, HandQuery, HandTally};
 use crate::rules::BidId;
 use crate::stats::{Z95, mean_se, wilson95};
 
-/// Worlds between two checks of an adaptive run: it stops only after a multiple of this, or at
-/// its cap. A whole number of blocks; part of the determinism contract.
+/// Worlds between two checks of an adaptive run: it stops only after a multiple of this, at
+/// its cap, or (six players and more) at an early check. A whole number of blocks; part of the
+/// determinism contract.
 pub const CHECK_EVERY: u64 = 512;
 
 const _: () = assert!(CHECK_EVERY.is_multiple_of(BLOCK_SIZE));
@@ -34,8 +35,9 @@ pub const EARLY_CHECKS: [u64; 2] = [128, 256];
 pub const EARLY_PLAYERS: usize = 6;
 
 /// Standard errors by which the best call must lead at an early check: a Haybittle-Peto
-/// boundary (each early look spends at most 0.1% of the error rate, so the two leave the
-/// later looks' [`Z_SETTLED`] close to its 5%).
+/// boundary, nominal p = 0.001 two-sided (0.05% one-sided) a comparison, so that the two
+/// early looks leave the later looks' [`Z_SETTLED`] close to its 5%. The Wilson intervals of
+/// the precise rule are honest at any count, so it applies at the early checks unchanged.
 pub const Z_EARLY: f64 = 3.29;
 
 const _: () = assert!(
@@ -64,7 +66,8 @@ pub enum StopReason {
     /// Every bid's 95% P(make) interval is within the points asked.
     Precise,
     /// The best call (a bid, or passing) leads every other callable bid and passing by more
-    /// than [`Z_SETTLED`] standard errors, compared on the same worlds.
+    /// than [`Z_SETTLED`] standard errors ([`Z_EARLY`] at an early check), compared on the
+    /// same worlds.
     Settled,
     /// Neither, at the most worlds allowed.
     MaxWorlds,
@@ -121,9 +124,10 @@ impl StopRule {
     }
 
     /// The lead, in standard errors, that settles the recommendation after `worlds` worlds:
-    /// [`Z_EARLY`] before the first multiple of [`CHECK_EVERY`], else [`Z_SETTLED`].
+    /// with early checks, [`Z_EARLY`] before the first multiple of [`CHECK_EVERY`] (a cap
+    /// below it included); else [`Z_SETTLED`].
     pub fn z_settled(&self, worlds: u64) -> f64 {
-        if worlds < CHECK_EVERY {
+        if self.early && worlds < CHECK_EVERY {
             Z_EARLY
         } else {
             Z_SETTLED
@@ -216,6 +220,9 @@ mod tests {
         assert_eq!(six.z_settled(128), Z_EARLY);
         assert_eq!(six.z_settled(256), Z_EARLY);
         assert_eq!(six.z_settled(512), Z_SETTLED);
+        // Without early checks a cap below 512 is an ordinary check.
+        assert_eq!(StopRule::new(1.55, 300, 5).z_settled(300), Z_SETTLED);
+        assert_eq!(StopRule::new(1.55, 300, 6).z_settled(300), Z_EARLY);
     }
 
     #[test]
