@@ -1,7 +1,7 @@
 //! Solver speed, per thread: the exact value of a deal including the choice of opening lead
-//! and a target query at 4 players, the exact value at 7 players, a PIMC decision at the
-//! opening lead with 100 worlds and whole deals played by PIMC with 16 worlds at 4 players;
-//! and the deals of the golden file.
+//! and a target query at 4 players, the exact value at 7 players (a trump contract and a
+//! misère), a PIMC decision at the opening lead with 100 worlds and whole deals played by PIMC
+//! with 16 worlds at 4 players; and the deals of the golden file.
 //!
 //! Every iteration checks a known answer, so that a wrong solver cannot be measured as a fast
 //! one: the golden file's values (`tests/data/solved_deals.csv`, computed by the naive minimax
@@ -41,11 +41,13 @@ fn solver(c: &mut Criterion) {
         // A fresh solver per iteration (made outside the timing): its table must not remember
         // the same deals from the previous iteration.
         // The same 4p deals as misères too: `solve --random --misere` beside the trump contract.
+        // At 7p the misère is the slow case (`napsim hand` with Misère at seven players).
         let mut cases = vec![("", Opening::TRUMPS, KNOWN_4P)];
         if players == 4 {
             cases.push(("misere ", Opening::MISERE, KNOWN_4P_MISERE));
         } else {
             cases[0].2 = KNOWN_7P;
+            cases.push(("misere ", Opening::MISERE, KNOWN_7P_MISERE));
         }
         for (kind, opening, known) in cases {
             group.bench_function(format!("{players}p {kind}value with lead choice"), |b| {
@@ -163,6 +165,8 @@ fn solver(c: &mut Criterion) {
 /// `deals(7, 200)`): a known answer, pinned.
 const KNOWN_4P: [u32; 6] = [177, 575, 599, 424, 187, 38];
 const KNOWN_7P: [u32; 6] = [54, 80, 38, 25, 2, 1];
+/// The same 7p deals played as misères (the declarer's fewest tricks).
+const KNOWN_7P_MISERE: [u32; 6] = [48, 64, 70, 16, 2, 0];
 /// The same 4p deals played as misères (the declarer's fewest tricks).
 const KNOWN_4P_MISERE: [u32; 6] = [421, 645, 596, 256, 52, 30];
 /// Contracts of Three made when PIMC (16 worlds, policy stream of seed 1) plays out the 50
