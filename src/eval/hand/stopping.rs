@@ -26,9 +26,9 @@ const _: () = assert!(CHECK_EVERY.is_multiple_of(BLOCK_SIZE));
 pub const Z_SETTLED: f64 = 2.53;
 
 /// The checks before the first multiple of [`CHECK_EVERY`] at tables of [`EARLY_PLAYERS`] and
-/// more, where a world costs ten to forty times as much as at four players (and a clear hand
-/// would otherwise take seconds to reach its first check). Whole numbers of blocks, each
-/// dividing the next check.
+/// more, where a world costs many times as much as at four players (and a clear hand would
+/// otherwise take seconds to reach its first check). Whole numbers of blocks, each dividing
+/// the next check.
 pub const EARLY_CHECKS: [u64; 2] = [128, 256];
 
 /// The table size from which an adaptive run also checks at [`EARLY_CHECKS`].
