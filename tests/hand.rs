@@ -3,14 +3,14 @@
 use napsim::bots::{bid_policy, play_policy};
 use napsim::cards::{Card, CardSet, parse_hand};
 use napsim::eval::hand::worlds::WorldDealer;
-use napsim::eval::hand::{HandQuery, HandTally, TooRare};
+use napsim::eval::hand::{HandQuery, HandTally, StopRule, TooRare};
 use napsim::game::{Call, DealState};
 use napsim::policy::Pass;
 use napsim::policy::{BidPolicy, BidView, PlayPolicy};
 use napsim::policy::{Uniform, play_out, settle_contract};
 use napsim::rng::{base_rng, block_streams};
 use napsim::rules::Profile;
-use napsim::sim::{Silent, Tally};
+use napsim::sim::{Block, Silent, Tally};
 
 /// Debug builds (the checked test profile) run a tenth of the worlds.
 fn scaled(n: u64) -> u64 {
@@ -407,4 +407,59 @@ fn paired_sums_give_the_spread_of_the_difference_world_by_world() {
             assert!((se - (var / n).sqrt()).abs() < 1e-9, "{a:?} {b:?}: {se}");
         }
     }
+}
+
+#[test]
+fn a_dropped_bid_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
+    // Nap (and Wellington, which plays like it) trail Four by far with this hand: an adaptive
+    // run drops them at its first check.
+    let setup = Setup::new("heather-1875", "heuristic");
+    let query = setup.query(4, 0, hand("AC KC 8C 4C 2S"), &[]);
+    let rule = StopRule::new(2.0, 2560, 4);
+    let block = |index: u64| {
+        let (deal_rng, policy_rng) = block_streams(5, index);
+        Block {
+            index,
+            len: 64,
+            deal_rng,
+            policy_rng,
+            abandoned: None,
+        }
+    };
+    let mut first = run(&query, 512, 5);
+    let skip = rule.drop_trailing(&query, &mut first);
+    let nap = setup.profile.bid_id("nap").unwrap().index();
+    let four = setup.profile.bid_id("four").unwrap().index();
+    assert!(skip >> nap & 1 == 1 && skip >> four & 1 == 0, "{skip:b}");
+    // Asked again at the same check (as a run resumed there is), nothing more changes.
+    let mut again = first.clone();
+    assert_eq!(rule.drop_trailing(&query, &mut again), skip);
+    assert_eq!(again, first);
+    // The next blocks, played in full or skipping the dropped bids, merge to the same tally.
+    let (mut full, mut skipping) = (first.clone(), first.clone());
+    for index in 8..16 {
+        full.merge(query.evaluate_block(block(index)));
+        skipping.merge(query.evaluate_block_skipping(block(index), skip));
+    }
+    assert_eq!(full, skipping);
+    full.check(setup.profile.bids().len()).unwrap();
+    // Nap is as it was after 512 worlds; Four as in a run of 1024.
+    let whole = run(&query, 1024, 5);
+    assert_eq!((full.worlds, full.bid_worlds(nap)), (1024, 512));
+    assert_eq!(full.bids[nap], first.bids[nap]);
+    assert_eq!(full.bids[four], whole.bids[four]);
+    let id = |name: &str| setup.profile.bid_id(name).unwrap();
+    assert_eq!(
+        full.paired(id("three"), id("four")),
+        whole.paired(id("three"), id("four"))
+    );
+    assert_eq!(full.paired(id("nap"), id("four")), None);
+    // A dropped bid is reported from its own worlds, and never recommended.
+    let summary = query.summarise(&full);
+    assert!(summary.bids[nap].dropped && summary.bids[nap].worlds == 512);
+    assert_eq!(summary.bids[four].worlds, 1024);
+    assert_eq!(
+        summary.bids[nap].p_make,
+        first.bids[nap].made as f64 / 512.0
+    );
 }

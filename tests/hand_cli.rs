@@ -389,15 +389,45 @@ fn precision_stops_at_the_first_check_that_reaches_it() {
     // Without --worlds, at most the worlds that reach 2 points at P(make) = 1/2.
     assert_eq!(doc["stopping"]["max_worlds"], 2560);
     let worlds = doc["worlds"].as_u64().unwrap();
-    assert_eq!(worlds, 1536);
-    assert!(half_widths(&doc).iter().all(|&h| h <= 2.0), "{doc}");
-    // One check earlier, some interval was wider.
+    assert_eq!(worlds, 1024);
+    // Nap, and Wellington which plays like it, trail Four by far at the first check: dropped
+    // there, so that the precision asked is that of Three and Four alone.
+    let bids = doc["bids"].as_array().unwrap();
+    let dropped: Vec<u64> = bids
+        .iter()
+        .filter_map(|b| b["dropped_after"].as_u64())
+        .collect();
+    assert_eq!(dropped, [512, 512], "{doc}");
+    let played_on = |doc: &serde_json::Value| -> Vec<f64> {
+        let bids = doc["bids"].as_array().unwrap();
+        half_widths(doc)
+            .into_iter()
+            .zip(bids)
+            .filter(|(_, b)| b.get("dropped_after").is_none())
+            .map(|(h, _)| h)
+            .collect()
+    };
+    assert_eq!(played_on(&doc).len(), 2);
+    assert!(played_on(&doc).iter().all(|&h| h <= 2.0), "{doc}");
+    // One check earlier, one of them was wider.
     let before = run(&["--worlds", &(worlds - 512).to_string()]);
-    assert!(half_widths(&before).iter().any(|&h| h > 2.0), "{before}");
-    assert_eq!(
-        without_stopping(doc),
-        run(&["--worlds", &worlds.to_string()])
+    assert!(
+        half_widths(&before)[..2].iter().any(|&h| h > 2.0),
+        "{before}"
     );
+    // Each bid reports what a run of exactly its worlds reports; the rest is that of the
+    // run's worlds.
+    let mut expected = run(&["--worlds", &worlds.to_string()]);
+    for (i, bid) in bids.iter().enumerate() {
+        let n = bid
+            .get("dropped_after")
+            .map_or(worlds, |n| n.as_u64().unwrap());
+        expected["bids"][i] = run(&["--worlds", &n.to_string()])["bids"][i].clone();
+        if n < worlds {
+            expected["bids"][i]["dropped_after"] = n.into();
+        }
+    }
+    assert_eq!(without_stopping(doc), expected);
     // --worlds caps it: the cap is a check of its own, not a multiple of 512.
     let capped = run(&["--precision", "0.5", "--worlds", "700"]);
     assert_eq!(capped["worlds"], 700);

@@ -483,6 +483,12 @@ fn an_adaptive_run_saves_its_first_blocks_and_resumes_to_the_same_stop() {
     assert_eq!(done.len(), 1, "{done:?}");
     assert_eq!(done[0][0], 0);
     assert!(done[0][1].as_u64().unwrap() < 2_000_000 / 64);
+    // Beyond the first check: the bids that trail Four are dropped, and the checkpoint says
+    // which (the resumed run must not play them).
+    if done[0][1].as_u64().unwrap() > 512 / 64 {
+        let dropped = checkpoint["tally"]["dropped"].as_array().unwrap();
+        assert!(dropped.contains(&true.into()), "{dropped:?}");
+    }
 
     let mut resumed = args.clone();
     resumed.extend(["--resume", "run.ckpt"]);
@@ -496,6 +502,15 @@ fn an_adaptive_run_saves_its_first_blocks_and_resumes_to_the_same_stop() {
     );
     let doc: serde_json::Value = serde_json::from_str(&run).unwrap();
     assert_ne!(doc["stopping"]["reason"], "settled", "{doc}");
+    let bids = doc["bids"].as_array().unwrap();
+    assert!(
+        bids.iter().any(|b| b.get("dropped_after").is_some()),
+        "{doc}"
+    );
+    assert!(
+        bids[1].get("dropped_after").is_none(),
+        "Four is played to the end: {doc}"
+    );
     // Resuming the finished run's checkpoint stops again at once, with the same bytes.
     let again = with(&["--out", "again.json", "--resume", "run.ckpt"]);
     ok(d, &again.iter().map(String::as_str).collect::<Vec<_>>());

@@ -2,6 +2,7 @@
 //! (the evaluator itself is [`crate::eval::hand`]).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +58,9 @@ pub struct Hand {
     after: Vec<Call>,
     others: Box<dyn BidPolicy>,
     play: Box<dyn PlayPolicy>,
+    /// The bids an adaptive run has dropped so far (bit `i`: bid `i`), which the blocks
+    /// started from now on need not play: set at each check, read as blocks start.
+    skip: AtomicU64,
 }
 
 impl Hand {
@@ -149,6 +153,7 @@ impl LongCommand for Hand {
             after,
             others,
             play,
+            skip: AtomicU64::new(0),
         })
     }
 
@@ -182,8 +187,11 @@ impl LongCommand for Hand {
         Ok(())
     }
 
+    /// Skips the bids dropped so far: a block started after a check saw them dropped may
+    /// skip them, as the merge leaves them out of every block after that check anyway.
     fn block(&self, _seed: u64, block: Block) -> HandTally {
-        self.query().evaluate_block(block)
+        let skip = self.skip.load(Ordering::Relaxed);
+        self.query().evaluate_block_skipping(block, skip)
     }
 
     fn check_every(&self) -> Option<u64> {
@@ -191,11 +199,27 @@ impl LongCommand for Hand {
             .map(|rule| rule.check_step() / hand::BLOCK_SIZE)
     }
 
-    /// The rule holds, or the earlier calls proved too rare (the run fails at once).
-    fn may_stop(&self, tally: &HandTally) -> bool {
-        tally.too_rare
-            || self
-                .stop_rule()
-                .is_some_and(|rule| rule.reason(&self.query(), tally).is_some())
+    /// The rule holds, or the earlier calls proved too rare (the run fails at once). Where it
+    /// goes on, the bids that trail the best call are dropped first (and the rule asked again:
+    /// with them gone the bids left may all be precise), so that asking twice at a check, as
+    /// a run resumed there does, decides the same.
+    fn may_stop(&self, tally: &mut HandTally) -> bool {
+        if tally.too_rare {
+            return true;
+        }
+        let Some(rule) = self.stop_rule() else {
+            return false;
+        };
+        let query = self.query();
+        if rule.reason(&query, tally).is_some() {
+            return true;
+        }
+        let skip = rule.drop_trailing(&query, tally);
+        self.skip.store(skip, Ordering::Relaxed);
+        rule.reason(&query, tally).is_some()
+    }
+
+    fn resuming(&self, tally: &HandTally) {
+        self.skip.store(tally.dropped_mask(), Ordering::Relaxed);
     }
 }

@@ -536,7 +536,7 @@ impl LongCommand for Tournament {
         self.job.sprt.map(|_| 1)
     }
 
-    fn may_stop(&self, tally: &TournamentTally) -> bool {
+    fn may_stop(&self, tally: &mut TournamentTally) -> bool {
         self.sprt_standing(tally)
             .is_some_and(|standing| Sprt::crossed(&standing).is_some())
     }

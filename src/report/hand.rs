@@ -50,6 +50,9 @@ struct BidJson<'a> {
     ev_se: f64,
     breakeven: f64,
     dd_p_make: Option<f64>,
+    /// The worlds after which an adaptive run dropped it (absent: played in every world).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dropped_after: Option<u64>,
 }
 
 /// The JSON document.
@@ -73,7 +76,8 @@ struct HandJson<'a> {
 }
 
 /// One CSV row: one bid, with the question and the trick distribution (`tricks_N`: P of N
-/// tricks) repeated so that rows stand alone.
+/// tricks) repeated so that rows stand alone. `worlds` is the bid's own: fewer than the run's
+/// for a bid an adaptive run dropped.
 #[derive(Serialize)]
 struct HandRow<'a> {
     hand: String,
@@ -144,6 +148,7 @@ impl HandReport<'_> {
                     ev_se: b.ev_se,
                     breakeven: b.breakeven,
                     dd_p_make: b.dd_p_make,
+                    dropped_after: b.dropped.then_some(b.worlds),
                 })
                 .collect(),
             recommended: self.recommended(),
@@ -170,7 +175,7 @@ impl HandReport<'_> {
                 play: self.play,
                 after: self.after.join(","),
                 others_bid: self.others_bid,
-                worlds: self.summary.worlds,
+                worlds: b.worlds,
                 worlds_drawn: self.summary.worlds_drawn,
                 seed: self.seed,
                 tricks_0: self.summary.tricks[0],
@@ -240,12 +245,14 @@ impl HandReport<'_> {
         );
         for b in &s.bids {
             let bid = self.profile.bid(b.id);
-            let mark = if s.recommended == Some(b.id) {
-                "  <- best"
-            } else if !b.callable {
-                "  (not callable here)"
-            } else {
-                ""
+            let mark = match (s.recommended == Some(b.id), b.callable, b.dropped) {
+                (true, _, _) => "  <- best".to_string(),
+                (false, true, false) => String::new(),
+                (false, false, false) => "  (not callable here)".to_string(),
+                (false, true, true) => format!("  (dropped after {} worlds)", b.worlds),
+                (false, false, true) => {
+                    format!("  (not callable here; dropped after {} worlds)", b.worlds)
+                }
             };
             let needed = if bid.is_misere() {
                 "none".to_string()
@@ -279,6 +286,10 @@ impl HandReport<'_> {
         if let Some((rule, reason)) = self.stopping {
             text += &self.stopped(rule, reason);
         }
+        if s.bids.iter().any(|b| b.dropped) {
+            text += "a bid dropped after N worlds trailed the best call there by more than the \
+                     settling lead, on the same worlds: the rest of the run did not play it\n";
+        }
         text
     }
 
@@ -288,9 +299,14 @@ impl HandReport<'_> {
         let points = rule.points;
         match reason {
             StopReason::Precise => format!(
-                "stopped after {worlds} of at most {} worlds: every P(make) known within \
+                "stopped after {worlds} of at most {} worlds: every P(make){} known within \
                  ±{points} points (95%)\n",
-                rule.max_worlds
+                rule.max_worlds,
+                if self.summary.bids.iter().any(|b| b.dropped) {
+                    " of the bids played to the end"
+                } else {
+                    ""
+                }
             ),
             StopReason::Settled => format!(
                 "stopped after {worlds} of at most {} worlds: the recommendation is settled (it \

@@ -199,6 +199,7 @@ impl<'p> Execution<'p> {
                  a run that stops early never saves",
             ));
         }
+        command.resuming(&state.tally);
         let blocks = shard.blocks(identity.blocks());
         let plan = Plan {
             total: identity.units,
@@ -278,7 +279,7 @@ impl<'p> Execution<'p> {
                 None => sim::run_controlled(plan, &controls, state, progress, work, observe)
                     .map(|state| (state, false)),
                 Some(every) => {
-                    let stop = |tally: &C::Tally| command.may_stop(tally);
+                    let stop = |tally: &mut C::Tally| command.may_stop(tally);
                     let checks = sim::Checks { every, stop: &stop };
                     sim::run_adaptive(plan, &controls, state, progress, work, checks, observe)
                         .map(|run| (run.state, run.stopped))

@@ -58,9 +58,16 @@ pub trait LongCommand: Sized + Sync {
     }
 
     /// Whether a run that may stop early stops with `tally`, the tally of its first blocks.
-    fn may_stop(&self, _tally: &Self::Tally) -> bool {
+    /// It may record in `tally` what the rest of the run need not compute (`hand`: the bids
+    /// it drops), as long as asking again at the same check changes nothing more: a run
+    /// resumed there asks again.
+    fn may_stop(&self, _tally: &mut Self::Tally) -> bool {
         false
     }
+
+    /// Sees the tally a resumed run starts from, before any block runs (`hand`: which bids
+    /// its blocks may skip). The default ignores it.
+    fn resuming(&self, _tally: &Self::Tally) {}
 
     /// The identity of this command's run with `seed`: every input that decides its outputs.
     fn identity(&self, seed: u64) -> Identity {

@@ -18,8 +18,10 @@ use crate::rng::StreamCursor;
 pub struct Checks<'a, T> {
     /// Blocks between two checks; the run's last block is a check too.
     pub every: u64,
-    /// Whether the run may stop with this tally of its first blocks.
-    pub stop: &'a (dyn Fn(&T) -> bool + Sync),
+    /// Whether the run may stop with this tally of its first blocks. It may also change the
+    /// tally (what it records there is the same whether or not the run was resumed at that
+    /// check): `napsim hand` marks there the bids it stops playing.
+    pub stop: &'a (dyn Fn(&mut T) -> bool + Sync),
 }
 
 /// How an adaptive run ended: its state (always the first blocks of the run), and whether the
@@ -80,7 +82,8 @@ where
     );
     let is_check = |k: u64| k > 0 && (k.is_multiple_of(checks.every) || k == end);
     // A resumed run that had stopped stops again, with nothing to run.
-    let stopped = is_check(frontier) && (checks.stop)(&state.tally);
+    let mut state = state;
+    let stopped = is_check(frontier) && (checks.stop)(&mut state.tally);
     let next = AtomicU64::new(frontier);
     // Set when the run ends early: no block starts, and the blocks under way may give up.
     let halt = Arc::new(AtomicBool::new(stopped));
@@ -201,7 +204,7 @@ where
             shared.failure = Some(e);
             return true;
         }
-        if is_check(shared.frontier) && (checks.stop)(&shared.state.tally) {
+        if is_check(shared.frontier) && (checks.stop)(&mut shared.state.tally) {
             shared.stopped = true;
             shared.waiting.clear();
             return true;
@@ -244,7 +247,7 @@ mod tests {
             threads,
             stop: &never,
         };
-        let stop = move |t: &Seen| t.0.len() as u64 >= stop_at;
+        let stop = move |t: &mut Seen| t.0.len() as u64 >= stop_at;
         let checks = Checks {
             every: 3,
             stop: &stop,

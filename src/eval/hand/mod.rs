@@ -140,6 +140,16 @@ pub struct HandTally {
     /// variance of the difference between two bids on the common worlds ([`HandTally::paired`]).
     #[serde(default)]
     pub pairs: Vec<i128>,
+    /// Worlds in which each bid was played, one entry per bid: fewer than `worlds` for a bid
+    /// an adaptive run dropped. Empty in files written before bids could be dropped (every bid
+    /// then played every world); see [`HandTally::bid_worlds`].
+    #[serde(default)]
+    pub played: Vec<u64>,
+    /// The bids an adaptive run stopped playing, by index, because at a check they trailed the
+    /// best call by more than the settling lead ([`StopRule::drop_trailing`]): worlds merged
+    /// later leave their counts (and their pairs) as they were. Empty: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<bool>,
 }
 
 /// Where the pair of bids `i < j` of `bids` bids sits in [`HandTally::pairs`].
@@ -156,11 +166,16 @@ fn pair_count(bids: usize) -> usize {
 impl HandTally {
     /// The mean and standard error of bid `a`'s units less bid `b`'s, world by world: the
     /// paired comparison of two bids on the same worlds (`None` without worlds).
+    /// `None` too when the two were not played in the same worlds (one was dropped).
     pub fn paired(&self, a: BidId, b: BidId) -> Option<(f64, f64)> {
         let (i, j) = (a.index().min(b.index()), a.index().max(b.index()));
         let (x, y) = (self.bids.get(a.index())?, self.bids.get(b.index())?);
+        let n = self.bid_worlds(i);
+        if n != self.bid_worlds(j) {
+            return None;
+        }
         let cross = if i == j {
-            return mean_se(self.worlds, 0, 0);
+            return mean_se(n, 0, 0);
         } else {
             *self.pairs.get(pair_index(self.bids.len(), i, j))?
         };
@@ -170,18 +185,54 @@ impl HandTally {
         let squares = square(x.units_sq)
             .saturating_add(square(y.units_sq))
             .saturating_sub(cross.saturating_mul(2));
-        mean_se(self.worlds, x.units - y.units, squares.max(0) as u128)
+        mean_se(n, x.units - y.units, squares.max(0) as u128)
     }
 
-    /// Adds one world's units (one per bid) to the paired sums.
-    fn add_pairs(&mut self, units: &[i64]) {
+    /// The worlds in which bid `index` was played.
+    pub fn bid_worlds(&self, index: usize) -> u64 {
+        self.played.get(index).copied().unwrap_or(self.worlds)
+    }
+
+    /// Whether bid `index` was dropped by an adaptive run.
+    pub fn is_dropped(&self, index: usize) -> bool {
+        self.dropped.get(index).copied().unwrap_or(false)
+    }
+
+    /// Marks bid `index` dropped: the worlds merged from now on leave it as it is.
+    pub fn drop_bid(&mut self, index: usize) {
+        if self.dropped.len() <= index {
+            self.dropped.resize(self.bids.len().max(index + 1), false);
+        }
+        self.dropped[index] = true;
+    }
+
+    /// The dropped bids as a mask (bit `i`: bid `i`), for the blocks that may skip them.
+    pub fn dropped_mask(&self) -> u64 {
+        self.dropped
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| **d)
+            .fold(0, |mask, (i, _)| mask | 1 << i)
+    }
+
+    /// Adds one world's units (one per bid) to the paired sums of the bids played (`skip`: a
+    /// mask of those that were not).
+    fn add_pairs(&mut self, units: &[i64], skip: u64) {
         let mut k = 0;
         for (i, &x) in units.iter().enumerate() {
-            for &y in &units[i + 1..] {
-                self.pairs[k] += i128::from(x) * i128::from(y);
+            for (j, &y) in units.iter().enumerate().skip(i + 1) {
+                if (skip >> i | skip >> j) & 1 == 0 {
+                    self.pairs[k] += i128::from(x) * i128::from(y);
+                }
                 k += 1;
             }
         }
+    }
+
+    /// The worlds each bid was played in, one entry per bid of `bids`, whether counted or not
+    /// (files from before [`HandTally::played`]).
+    fn played_per_bid(&self, bids: usize) -> Vec<u64> {
+        (0..bids).map(|i| self.bid_worlds(i)).collect()
     }
 }
 
@@ -198,8 +249,17 @@ impl Tally for HandTally {
                 bids,
             });
         }
-        for b in &self.bids {
-            b.check(self.worlds, self.worlds)?;
+        if self.played.len() > self.bids.len()
+            || self.dropped.len() > self.bids.len()
+            || self.played.iter().any(|&n| n > self.worlds)
+        {
+            return Err(TallyError::Outcomes {
+                trials: self.worlds,
+            });
+        }
+        for (i, b) in self.bids.iter().enumerate() {
+            let n = self.bid_worlds(i);
+            b.check(n, n)?;
         }
         if self.worlds > 0 && self.pairs.len() != pair_count(bids) {
             return Err(TallyError::Pairs {
@@ -210,21 +270,40 @@ impl Tally for HandTally {
         Ok(())
     }
 
+    /// A dropped bid keeps its counts: `other`'s worlds are added to the bids still played
+    /// (a block may have played a bid dropped before it was merged: its plays are left out).
     fn merge(&mut self, other: HandTally) {
+        let bids = self.bids.len().max(other.bids.len());
+        let mut played = self.played_per_bid(bids);
+        for (i, n) in other.played_per_bid(bids).into_iter().enumerate() {
+            if !self.is_dropped(i) {
+                played[i] += n;
+            }
+        }
+        self.played = played;
         self.worlds += other.worlds;
         self.drawn += other.drawn;
         self.too_rare |= other.too_rare;
-        if self.bids.len() < other.bids.len() {
-            self.bids.resize(other.bids.len(), BidOutcomes::default());
-        }
-        for (a, b) in self.bids.iter_mut().zip(&other.bids) {
-            a.add(b);
+        self.bids.resize(bids, BidOutcomes::default());
+        for (i, b) in other.bids.iter().enumerate() {
+            if !self.is_dropped(i) {
+                self.bids[i].add(b);
+            }
         }
         if self.pairs.len() < other.pairs.len() {
             self.pairs.resize(other.pairs.len(), 0);
         }
-        for (a, b) in self.pairs.iter_mut().zip(&other.pairs) {
-            *a += b;
+        let mut k = 0;
+        for i in 0..bids {
+            for j in i + 1..bids {
+                if let Some(b) = other.pairs.get(k)
+                    && !self.is_dropped(i)
+                    && !self.is_dropped(j)
+                {
+                    self.pairs[k] += b;
+                }
+                k += 1;
+            }
         }
     }
 }
@@ -258,10 +337,11 @@ impl HandQuery<'_> {
         too_rare: TooRare,
     ) -> HandTally {
         let rngs = (deal_rng, policy_rng);
-        self.evaluate_unless(len, rngs, max_draws, too_rare, None)
+        self.evaluate_unless(len, rngs, max_draws, too_rare, None, 0)
     }
 
-    /// [`HandQuery::evaluate`], giving up (with the worlds so far) once `abandoned` is set.
+    /// [`HandQuery::evaluate`], giving up (with the worlds so far) once `abandoned` is set, and
+    /// playing no bid of the mask `skip` (bit `i`: bid `i`).
     fn evaluate_unless(
         &self,
         len: u64,
@@ -269,12 +349,14 @@ impl HandQuery<'_> {
         max_draws: u64,
         too_rare: TooRare,
         abandoned: Option<&AtomicBool>,
+        skip: u64,
     ) -> HandTally {
         let dealer = self.dealer();
         let bids = self.profile.bids().len();
         let mut tally = HandTally {
             bids: vec![BidOutcomes::default(); bids],
             pairs: vec![0; pair_count(bids)],
+            played: vec![0; bids],
             ..HandTally::default()
         };
         let mut played = [Played::default(); MAX_BIDS];
@@ -299,11 +381,14 @@ impl HandQuery<'_> {
             tally.worlds += 1;
             tally.drawn += draws;
             let seed = next_u64(policy_rng);
-            self.play_world(&world, seed, &mut played[..bids]);
+            self.play_world(&world, seed, &mut played[..bids], skip);
             for (i, id) in self.profile.bid_ids().enumerate() {
-                units[i] = self.record(id, played[i], &mut tally.bids[i]);
+                if skip >> i & 1 == 0 {
+                    units[i] = self.record(id, played[i], &mut tally.bids[i]);
+                    tally.played[i] += 1;
+                }
             }
-            tally.add_pairs(&units[..bids]);
+            tally.add_pairs(&units[..bids], skip);
         }
         tally
     }
@@ -325,7 +410,7 @@ impl HandQuery<'_> {
     pub fn evaluate_world(&self, world: &World, seed: u64, outcomes: &mut [BidOutcomes]) {
         let mut played = [Played::default(); MAX_BIDS];
         let played = &mut played[..outcomes.len()];
-        self.play_world(world, seed, played);
+        self.play_world(world, seed, played, 0);
         for ((id, outcome), result) in self.profile.bid_ids().zip(outcomes).zip(played) {
             self.record(id, *result, outcome);
         }
@@ -344,9 +429,11 @@ impl HandQuery<'_> {
         units
     }
 
-    /// Plays `world` once per distinct contract of the profile, every play drawing from the
-    /// same stream (`seed`), and writes each bid's result to `played` (one per bid).
-    fn play_world(&self, world: &World, seed: u64, played: &mut [Played]) {
+    /// Plays `world` once per distinct contract of the profile but those of the mask `skip`,
+    /// every play drawing from the same stream (`seed`), and writes each bid's result to
+    /// `played` (one per bid; a bid skipped is left as it is). A bid's play does not depend on
+    /// which others are played.
+    fn play_world(&self, world: &World, seed: u64, played: &mut [Played], skip: u64) {
         let table = Uniform {
             bid: &Pass,
             play: self.play,
@@ -363,7 +450,11 @@ impl HandQuery<'_> {
         let play_dd = self.play.sees_all_hands().is_some();
         for (i, id) in self.profile.bid_ids().enumerate() {
             let bid = &bids[i];
-            if share && let Some(j) = (0..i).find(|&j| bids[j].plays_like(bid)) {
+            if skip >> i & 1 == 1 {
+                continue;
+            }
+            let is_played = |j: usize| skip >> j & 1 == 0;
+            if share && let Some(j) = (0..i).find(|&j| is_played(j) && bids[j].plays_like(bid)) {
                 played[i] = played[j];
                 continue;
             }
@@ -453,13 +544,20 @@ impl HandQuery<'_> {
     /// Evaluates the worlds of one block of a run. A world that needs more than
     /// [`MAX_DRAWS_PER_WORLD`] draws marks the tally `too_rare`; an abandoned block (its run
     /// has stopped) ends early.
-    pub fn evaluate_block(&self, mut block: Block) -> HandTally {
+    pub fn evaluate_block(&self, block: Block) -> HandTally {
+        self.evaluate_block_skipping(block, 0)
+    }
+
+    /// [`HandQuery::evaluate_block`], not playing the bids of the mask `skip` (bit `i`: bid
+    /// `i`): those an adaptive run has dropped. Their counts stay zero.
+    pub fn evaluate_block_skipping(&self, mut block: Block, skip: u64) -> HandTally {
         self.evaluate_unless(
             block.len,
             (&mut block.deal_rng, &mut block.policy_rng),
             MAX_DRAWS_PER_WORLD,
             TooRare::Fail,
             block.abandoned.as_deref(),
+            skip,
         )
     }
 
@@ -495,6 +593,11 @@ pub struct BidSummary {
     pub breakeven: f64,
     /// The double-dummy P(make), when counted.
     pub dd_p_make: Option<f64>,
+    /// The worlds it was played in: all of them, unless an adaptive run dropped it.
+    pub worlds: u64,
+    /// Whether an adaptive run dropped it, as trailing the best call (it is then never
+    /// recommended).
+    pub dropped: bool,
 }
 
 /// The evaluation's result.
@@ -524,6 +627,7 @@ impl HandQuery<'_> {
             .zip(&tally.bids)
             .map(|(id, t)| {
                 let bid = self.profile.bid(id);
+                let n = tally.bid_worlds(id.index());
                 let (ev, ev_se) = mean_se(n, t.units, t.units_sq).unwrap_or((0.0, 0.0));
                 BidSummary {
                     id,
@@ -535,6 +639,8 @@ impl HandQuery<'_> {
                     ev_se,
                     breakeven: bid.breakeven(self.players),
                     dd_p_make: self.dd_column.then(|| t.dd_made as f64 / n as f64),
+                    worlds: n,
+                    dropped: tally.is_dropped(id.index()),
                 }
             })
             .collect();
@@ -546,13 +652,16 @@ impl HandQuery<'_> {
                     _ => Some(b),
                 })
         };
-        let recommended = best(&|b| b.callable && b.ev > 0.0).map(|b| b.id);
+        let recommended = best(&|b| b.callable && !b.dropped && b.ev > 0.0).map(|b| b.id);
         // The best trick-taking bid the seat may call; any trick-taking bid if none may be.
         let trick_bid = |b: &BidSummary| !self.profile.bid(b.id).is_misere();
-        let tricks = match best(&|b| trick_bid(b) && b.callable).or(best(&trick_bid)) {
+        let tricks = match best(&|b| trick_bid(b) && b.callable && !b.dropped)
+            .or(best(&|b| trick_bid(b) && b.callable))
+            .or(best(&trick_bid))
+        {
             Some(b) => tally.bids[b.id.index()]
                 .tricks
-                .map(|count| count as f64 / n as f64),
+                .map(|count| count as f64 / b.worlds as f64),
             None => [0.0; HAND_SIZE + 1],
         };
         HandSummary {

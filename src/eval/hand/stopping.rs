@@ -1,10 +1,13 @@
-//! When an adaptive evaluation may stop (`napsim hand --precision`).
+//! When an adaptive evaluation may stop (`napsim hand --precision`), and which bids it may stop
+//! playing before then.
 //!
 //! The rule is checked only after whole multiples of [`CHECK_EVERY`] worlds (and at the cap),
 //! and at six players and more also after [`EARLY_CHECKS`] worlds, on the tally of the worlds
-//! so far. The worlds come in blocks with their own streams, so that tally is exactly the
-//! tally of a run of that many worlds: an adaptive run that stops after n worlds reports what
-//! `--worlds n` reports, whatever the thread count.
+//! so far. At a check where the run goes on, the bids that trail the best call by the settling
+//! lead are dropped ([`StopRule::drop_trailing`]): later worlds leave their counts as they
+//! were. The worlds come in blocks with their own streams, so a bid's counts are exactly those
+//! of a run of the worlds it was played in: an adaptive run reports, bid by bid, what
+//! `--worlds m` reports for that bid's m, whatever the thread count.
 
 use serde::{Deserialize, Serialize};
 
@@ -142,7 +145,7 @@ impl StopRule {
         }
         if precise(tally, self.points) {
             Some(StopReason::Precise)
-        } else if settled(query, tally, self.z_settled(tally.worlds)) {
+        } else if Standing::new(query, tally).settled(self.z_settled(tally.worlds)) {
             Some(StopReason::Settled)
         } else if tally.worlds >= self.max_worlds {
             Some(StopReason::MaxWorlds)
@@ -150,49 +153,111 @@ impl StopRule {
             None
         }
     }
-}
 
-/// Whether every bid's 95% Wilson interval for P(make) has a half-width of at most `points`.
-fn precise(tally: &HandTally, points: f64) -> bool {
-    tally.bids.iter().all(|b| {
-        wilson95(b.made, tally.worlds)
-            .is_some_and(|(low, high)| (high - low) / 2.0 <= points / 100.0)
-    })
-}
-
-/// Whether the recommendation is settled: the callable bid with the highest expected units
-/// (ties to the lower bid, as the summary chooses) leads passing and, world by world, every
-/// other callable bid by more than `z` standard errors; or, when no callable bid is positive,
-/// every one is below zero by as much. Nothing callable: passing, settled.
-fn settled(query: &HandQuery, tally: &HandTally, z: f64) -> bool {
-    let ev = |id: BidId| {
-        let b = &tally.bids[id.index()];
-        mean_se(tally.worlds, b.units, b.units_sq).unwrap_or((0.0, 0.0))
-    };
-    let callable: Vec<BidId> = query
-        .profile
-        .bid_ids()
-        .filter(|&id| query.callable(id))
-        .collect();
-    let best = callable.iter().copied().fold(None, |best, id| match best {
-        Some(b) if ev(b).0 >= ev(id).0 => Some(b),
-        _ => Some(id),
-    });
-    let Some(best) = best else {
-        return true;
-    };
-    let ahead = |(mean, se): (f64, f64)| mean > z * se;
-    if ev(best).0 <= 0.0 {
-        return callable.iter().all(|&id| {
-            let (mean, se) = ev(id);
-            ahead((-mean, se))
-        });
+    /// At a check where the run goes on, drops from `tally` the bids that trail the best call
+    /// (a bid, or passing) by more than the settling lead ([`StopRule::z_settled`]), callable
+    /// or not: the rest of the run need not play them, as it would stop once every other call
+    /// trailed so. Their numbers stay those of the worlds so far, and they are never
+    /// recommended. Returns the mask of the bids dropped so far (bit `i`: bid `i`).
+    pub fn drop_trailing(&self, query: &HandQuery, tally: &mut HandTally) -> u64 {
+        if self.is_check(tally.worlds) && self.reason(query, tally).is_none() {
+            let standing = Standing::new(query, tally);
+            let z = self.z_settled(tally.worlds);
+            let trailing: Vec<usize> = query
+                .profile
+                .bid_ids()
+                .filter(|&id| !tally.is_dropped(id.index()) && standing.trails(id, z))
+                .map(|id| id.index())
+                .collect();
+            for i in trailing {
+                tally.drop_bid(i);
+            }
+        }
+        tally.dropped_mask()
     }
-    ahead(ev(best))
-        && callable
+}
+
+/// Whether every bid still played has a 95% Wilson interval for P(make) of half-width at most
+/// `points`.
+fn precise(tally: &HandTally, points: f64) -> bool {
+    tally
+        .bids
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !tally.is_dropped(i))
+        .all(|(i, b)| {
+            wilson95(b.made, tally.bid_worlds(i))
+                .is_some_and(|(low, high)| (high - low) / 2.0 <= points / 100.0)
+        })
+}
+
+/// The comparisons of a check: the bids still played, and the best call among them.
+struct Standing<'a> {
+    tally: &'a HandTally,
+    /// The callable bids still played.
+    callable: Vec<BidId>,
+    /// The callable bid with the highest expected units (ties to the lower bid, as the summary
+    /// chooses) if that is positive; `None` (passing) otherwise.
+    best: Option<BidId>,
+}
+
+impl<'a> Standing<'a> {
+    fn new(query: &HandQuery, tally: &'a HandTally) -> Standing<'a> {
+        let mut standing = Standing {
+            tally,
+            callable: query
+                .profile
+                .bid_ids()
+                .filter(|&id| !tally.is_dropped(id.index()) && query.callable(id))
+                .collect(),
+            best: None,
+        };
+        standing.best = standing
+            .callable
             .iter()
-            .filter(|&&id| id != best)
-            .all(|&id| tally.paired(best, id).is_some_and(ahead))
+            .copied()
+            .fold(None, |best, id| match best {
+                Some(b) if standing.ev(b).0 >= standing.ev(id).0 => Some(b),
+                _ => Some(id),
+            })
+            .filter(|&b| standing.ev(b).0 > 0.0);
+        standing
+    }
+
+    /// A bid's expected units and their standard error.
+    fn ev(&self, id: BidId) -> (f64, f64) {
+        let b = &self.tally.bids[id.index()];
+        mean_se(self.tally.bid_worlds(id.index()), b.units, b.units_sq).unwrap_or((0.0, 0.0))
+    }
+
+    /// Whether the best call leads `id` by more than `z` standard errors: world by world when
+    /// the best call is a bid, else (passing, worth 0) by `id`'s own.
+    fn trails(&self, id: BidId, z: f64) -> bool {
+        let ahead = |(mean, se): (f64, f64)| mean > z * se;
+        match self.best {
+            Some(best) => best != id && self.tally.paired(best, id).is_some_and(ahead),
+            None => {
+                let (mean, se) = self.ev(id);
+                ahead((-mean, se))
+            }
+        }
+    }
+
+    /// Whether the recommendation is settled: the best call leads passing (when it is a bid)
+    /// and every other callable bid still played by more than `z` standard errors. Nothing
+    /// callable: passing, settled.
+    fn settled(&self, z: f64) -> bool {
+        let leads_passing = self.best.is_none_or(|best| {
+            let (mean, se) = self.ev(best);
+            mean > z * se
+        });
+        leads_passing
+            && self
+                .callable
+                .iter()
+                .filter(|&&id| Some(id) != self.best)
+                .all(|&id| self.trails(id, z))
+    }
 }
 
 #[cfg(test)]
