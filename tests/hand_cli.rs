@@ -398,6 +398,10 @@ fn precision_stops_at_the_first_check_that_reaches_it() {
         .filter_map(|b| b["dropped_after"].as_u64())
         .collect();
     assert_eq!(dropped, [512, 512], "{doc}");
+    // Which blocks skipped them depends on the threads; the numbers do not.
+    for threads in ["1", "3"] {
+        assert_eq!(run(&["--precision", "2", "--threads", threads]), doc);
+    }
     let played_on = |doc: &serde_json::Value| -> Vec<f64> {
         let bids = doc["bids"].as_array().unwrap();
         half_widths(doc)
@@ -428,6 +432,27 @@ fn precision_stops_at_the_first_check_that_reaches_it() {
         }
     }
     assert_eq!(without_stopping(doc), expected);
+    // In the CSV, each bid's row has its own worlds; the text marks the dropped bids.
+    let table = |format: &str| {
+        let args = [&base[..base.len() - 2], &["--precision", "2", format][..]].concat();
+        stdout(&args)
+    };
+    let csv = table("--csv");
+    let worlds_column = csv
+        .lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .position(|f| f == "worlds");
+    let rows: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').nth(worlds_column.unwrap()).unwrap())
+        .collect();
+    assert_eq!(rows, ["1024", "1024", "512", "512"], "{csv}");
+    let text = table("--quiet");
+    let nap = text.lines().find(|l| l.starts_with("Nap ")).unwrap();
+    assert!(nap.ends_with("(dropped after 512 worlds)"), "{text}");
     // --worlds caps it: the cap is a check of its own, not a multiple of 512.
     let capped = run(&["--precision", "0.5", "--worlds", "700"]);
     assert_eq!(capped["worlds"], 700);
