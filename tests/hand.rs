@@ -435,6 +435,9 @@ fn a_dropped_bid_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
     let mut again = first.clone();
     assert_eq!(rule.drop_trailing(&query, &mut again), skip);
     assert_eq!(again, first);
+    // The rule at that check still counted them; the checks after it leave them out.
+    assert!(!first.left_out(nap) && first.is_dropped(nap));
+    assert_eq!(rule.reason(&query, &first), None);
     // The next blocks, played in full or skipping the dropped bids, merge to the same tally.
     let (mut full, mut skipping) = (first.clone(), first.clone());
     for index in 8..16 {
@@ -443,6 +446,15 @@ fn a_dropped_bid_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
     }
     assert_eq!(full, skipping);
     full.check(setup.profile.bids().len()).unwrap();
+    assert!(full.left_out(nap));
+    // Merged whole into an empty tally (`napsim merge` of a checkpoint), it keeps its drops.
+    let mut merged = HandTally::default();
+    merged.merge(full.clone());
+    assert_eq!(merged, full);
+    // A bid played in fewer worlds than the run without being dropped is a damaged tally.
+    let mut damaged = full.clone();
+    damaged.dropped.clear();
+    assert!(damaged.check(setup.profile.bids().len()).is_err());
     // Nap is as it was after 512 worlds; Four as in a run of 1024.
     let whole = run(&query, 1024, 5);
     assert_eq!((full.worlds, full.bid_worlds(nap)), (1024, 512));

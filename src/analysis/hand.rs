@@ -200,9 +200,9 @@ impl LongCommand for Hand {
     }
 
     /// The rule holds, or the earlier calls proved too rare (the run fails at once). Where it
-    /// goes on, the bids that trail the best call are dropped first (and the rule asked again:
-    /// with them gone the bids left may all be precise), so that asking twice at a check, as
-    /// a run resumed there does, decides the same.
+    /// goes on, the bids that trail the best call are dropped for the worlds to come; the rule
+    /// at this check still counts them, so asking twice here (as a run resumed here does)
+    /// decides the same.
     fn may_stop(&self, tally: &mut HandTally) -> bool {
         if tally.too_rare {
             return true;
@@ -216,7 +216,7 @@ impl LongCommand for Hand {
         }
         let skip = rule.drop_trailing(&query, tally);
         self.skip.store(skip, Ordering::Relaxed);
-        rule.reason(&query, tally).is_some()
+        false
     }
 
     fn resuming(&self, tally: &HandTally) {

@@ -521,10 +521,10 @@ pub struct HandArgs {
     /// `--precision 1.55` does.
     #[arg(long, value_name = "K", value_parser = parse_count)]
     pub worlds: Option<u64>,
-    /// Stop early: at the first multiple of 512 worlds at which every bid's 95% P(make)
-    /// interval is within ±POINTS percentage points, or the recommendation is settled (the
-    /// best call ahead of every other callable bid and of passing, on the same worlds, by
-    /// over 2.53 standard errors). At six and seven players also after 128 and 256 worlds,
+    /// Stop early: at the first multiple of 512 worlds at which every 95% P(make) interval
+    /// (of the bids not dropped) is within ±POINTS percentage points, or the recommendation
+    /// is settled (the best call ahead of every other callable bid and of passing, on the
+    /// same worlds, by over 2.53 standard errors). At six and seven players also after 128 and 256 worlds,
     /// where settling takes 3.29 standard errors. A bid trailing the best call by as much at
     /// a check where the run goes on is dropped (no longer played, nor recommended). Each
     /// bid's numbers are those of `--worlds N` for the N worlds it was played in. At most

@@ -276,19 +276,25 @@ impl HandReport<'_> {
         for (n, p) in s.tricks.iter().enumerate() {
             text += &format!("  {n}: {}", pct(*p));
         }
+        // A dropped bid keeps the expected units of its own worlds, which may be positive.
+        let pass = if s.bids.iter().any(|b| b.dropped && b.ev > 0.0) {
+            "pass (no bid played to the end has a positive EV)"
+        } else {
+            "pass (no bid has a positive EV)"
+        };
         text += &format!(
             "\n\nrecommended: {}\n",
-            s.recommended
-                .map_or("pass (no bid has a positive EV)".to_string(), |id| {
-                    self.profile.bid(id).label().to_string()
-                })
+            s.recommended.map_or(pass.to_string(), |id| {
+                self.profile.bid(id).label().to_string()
+            })
         );
         if let Some((rule, reason)) = self.stopping {
             text += &self.stopped(rule, reason);
         }
         if s.bids.iter().any(|b| b.dropped) {
             text += "a bid dropped after N worlds trailed the best call there by more than the \
-                     settling lead, on the same worlds: the rest of the run did not play it\n";
+                     settling lead (world by world; below zero by as much when passing was \
+                     best): the rest of the run did not play it\n";
         }
         text
     }
@@ -310,8 +316,13 @@ impl HandReport<'_> {
             ),
             StopReason::Settled => format!(
                 "stopped after {worlds} of at most {} worlds: the recommendation is settled (it \
-                 leads every other call by over {} standard errors on the same worlds)\n",
+                 leads every other call{} by over {} standard errors on the same worlds)\n",
                 rule.max_worlds,
+                if self.summary.bids.iter().any(|b| b.dropped) {
+                    " still played"
+                } else {
+                    ""
+                },
                 rule.z_settled(worlds)
             ),
             StopReason::MaxWorlds => format!(

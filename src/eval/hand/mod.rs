@@ -198,6 +198,13 @@ impl HandTally {
         self.dropped.get(index).copied().unwrap_or(false)
     }
 
+    /// Whether bid `index` was dropped before the last of these worlds: left out of the
+    /// stopping rule. A bid dropped at the check of these very worlds is not yet (the rule at
+    /// that check saw it, and sees it again when a run resumed there asks it again).
+    pub fn left_out(&self, index: usize) -> bool {
+        self.is_dropped(index) && self.bid_worlds(index) < self.worlds
+    }
+
     /// Marks bid `index` dropped: the worlds merged from now on leave it as it is.
     pub fn drop_bid(&mut self, index: usize) {
         if self.dropped.len() <= index {
@@ -249,9 +256,13 @@ impl Tally for HandTally {
                 bids,
             });
         }
-        if self.played.len() > self.bids.len()
+        // Every bid played in every world, but those dropped.
+        let played_as_dropped =
+            (0..self.bids.len()).all(|i| self.bid_worlds(i) == self.worlds || self.is_dropped(i));
+        if !(self.played.is_empty() || self.played.len() == self.bids.len())
             || self.dropped.len() > self.bids.len()
             || self.played.iter().any(|&n| n > self.worlds)
+            || !played_as_dropped
         {
             return Err(TallyError::Outcomes {
                 trials: self.worlds,
@@ -303,6 +314,12 @@ impl Tally for HandTally {
                     self.pairs[k] += b;
                 }
                 k += 1;
+            }
+        }
+        // A whole run's tally merged into an empty one (`napsim merge`) keeps its drops.
+        for (i, &dropped) in other.dropped.iter().enumerate() {
+            if dropped {
+                self.drop_bid(i);
             }
         }
     }

@@ -157,8 +157,9 @@ impl StopRule {
     /// At a check where the run goes on, drops from `tally` the bids that trail the best call
     /// (a bid, or passing) by more than the settling lead ([`StopRule::z_settled`]), callable
     /// or not: the rest of the run need not play them, as it would stop once every other call
-    /// trailed so. Their numbers stay those of the worlds so far, and they are never
-    /// recommended. Returns the mask of the bids dropped so far (bit `i`: bid `i`).
+    /// trailed so. Their numbers stay those of the worlds so far, they are never recommended,
+    /// and the checks after this one leave them out. Asked again at the same check it drops
+    /// nothing more. Returns the mask of the bids dropped so far (bit `i`: bid `i`).
     pub fn drop_trailing(&self, query: &HandQuery, tally: &mut HandTally) -> u64 {
         if self.is_check(tally.worlds) && self.reason(query, tally).is_none() {
             let standing = Standing::new(query, tally);
@@ -177,14 +178,14 @@ impl StopRule {
     }
 }
 
-/// Whether every bid still played has a 95% Wilson interval for P(make) of half-width at most
+/// Whether every bid still played (not [`HandTally::left_out`]) has a 95% Wilson interval for P(make) of half-width at most
 /// `points`.
 fn precise(tally: &HandTally, points: f64) -> bool {
     tally
         .bids
         .iter()
         .enumerate()
-        .filter(|&(i, _)| !tally.is_dropped(i))
+        .filter(|&(i, _)| !tally.left_out(i))
         .all(|(i, b)| {
             wilson95(b.made, tally.bid_worlds(i))
                 .is_some_and(|(low, high)| (high - low) / 2.0 <= points / 100.0)
@@ -208,7 +209,7 @@ impl<'a> Standing<'a> {
             callable: query
                 .profile
                 .bid_ids()
-                .filter(|&id| !tally.is_dropped(id.index()) && query.callable(id))
+                .filter(|&id| !tally.left_out(id.index()) && query.callable(id))
                 .collect(),
             best: None,
         };
