@@ -524,11 +524,12 @@ pub struct HandArgs {
     /// Stop early: at the first multiple of 512 worlds at which every 95% P(make) interval
     /// (of the bids not dropped) is within ±POINTS percentage points, or the recommendation
     /// is settled (the best call ahead of every other callable bid and of passing, on the
-    /// same worlds, by over 2.53 standard errors). At six and seven players also after 128 and 256 worlds,
-    /// where settling takes 3.29 standard errors. A bid trailing the best call by as much at
-    /// a check where the run goes on is dropped (no longer played, nor recommended). Each
-    /// bid's numbers are those of `--worlds N` for the N worlds it was played in. At most
-    /// --worlds K (default: the worlds that reach POINTS whatever P(make) is).
+    /// same worlds, by over 2.53 standard errors). At six and seven players also after 128
+    /// and 256 worlds, where settling takes 3.29 standard errors. A bid trailing the best
+    /// call by as much at a check where the run goes on is dropped (no longer played, nor
+    /// recommended). Each bid's numbers are those of `--worlds N` for the N worlds it was
+    /// played in. At most --worlds K (default: the worlds that reach POINTS whatever P(make)
+    /// is).
     #[arg(long, value_name = "POINTS", value_parser = parse_points, allow_negative_numbers = true)]
     pub precision: Option<f64>,
     /// The calls of the SEAT earlier seats, in speaking order (`pass,three`): only worlds in

@@ -291,7 +291,7 @@ impl HandReport<'_> {
         if let Some((rule, reason)) = self.stopping {
             text += &self.stopped(rule, reason);
         }
-        if s.bids.iter().any(|b| b.dropped) {
+        if s.any_dropped() {
             text += "a bid dropped after N worlds trailed the best call there by more than the \
                      settling lead (world by world; below zero by as much when passing was \
                      best): the rest of the run did not play it\n";
@@ -308,7 +308,7 @@ impl HandReport<'_> {
                 "stopped after {worlds} of at most {} worlds: every P(make){} known within \
                  ±{points} points (95%)\n",
                 rule.max_worlds,
-                if self.summary.bids.iter().any(|b| b.dropped) {
+                if self.summary.any_dropped() {
                     " of the bids played to the end"
                 } else {
                     ""
@@ -318,7 +318,7 @@ impl HandReport<'_> {
                 "stopped after {worlds} of at most {} worlds: the recommendation is settled (it \
                  leads every other call{} by over {} standard errors on the same worlds)\n",
                 rule.max_worlds,
-                if self.summary.bids.iter().any(|b| b.dropped) {
+                if self.summary.any_dropped() {
                     " still played"
                 } else {
                     ""

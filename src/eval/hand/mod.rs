@@ -163,6 +163,16 @@ fn pair_count(bids: usize) -> usize {
     bids * bids.saturating_sub(1) / 2
 }
 
+/// The pairs `(i, j)`, `i < j`, of `bids` bids in the order of [`HandTally::pairs`].
+fn pairs_in_order(bids: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..bids).flat_map(move |i| (i + 1..bids).map(move |j| (i, j)))
+}
+
+/// Whether bid `i` is in `mask` (bit `i`: bid `i`).
+fn in_mask(mask: u64, i: usize) -> bool {
+    mask >> i & 1 == 1
+}
+
 impl HandTally {
     /// The mean and standard error of bid `a`'s units less bid `b`'s, world by world: the
     /// paired comparison of two bids on the same worlds (`None` without worlds).
@@ -225,13 +235,9 @@ impl HandTally {
     /// Adds one world's units (one per bid) to the paired sums of the bids played (`skip`: a
     /// mask of those that were not).
     fn add_pairs(&mut self, units: &[i64], skip: u64) {
-        let mut k = 0;
-        for (i, &x) in units.iter().enumerate() {
-            for (j, &y) in units.iter().enumerate().skip(i + 1) {
-                if (skip >> i | skip >> j) & 1 == 0 {
-                    self.pairs[k] += i128::from(x) * i128::from(y);
-                }
-                k += 1;
+        for (k, (i, j)) in pairs_in_order(units.len()).enumerate() {
+            if !in_mask(skip, i) && !in_mask(skip, j) {
+                self.pairs[k] += i128::from(units[i]) * i128::from(units[j]);
             }
         }
     }
@@ -304,16 +310,11 @@ impl Tally for HandTally {
         if self.pairs.len() < other.pairs.len() {
             self.pairs.resize(other.pairs.len(), 0);
         }
-        let mut k = 0;
-        for i in 0..bids {
-            for j in i + 1..bids {
-                if let Some(b) = other.pairs.get(k)
-                    && !self.is_dropped(i)
-                    && !self.is_dropped(j)
-                {
-                    self.pairs[k] += b;
-                }
-                k += 1;
+        let dropped = self.dropped_mask();
+        let sums = self.pairs.iter_mut().zip(&other.pairs);
+        for ((i, j), (sum, more)) in pairs_in_order(bids).zip(sums) {
+            if !in_mask(dropped, i) && !in_mask(dropped, j) {
+                *sum += more;
             }
         }
         // A whole run's tally merged into an empty one (`napsim merge`) keeps its drops.
@@ -400,7 +401,7 @@ impl HandQuery<'_> {
             let seed = next_u64(policy_rng);
             self.play_world(&world, seed, &mut played[..bids], skip);
             for (i, id) in self.profile.bid_ids().enumerate() {
-                if skip >> i & 1 == 0 {
+                if !in_mask(skip, i) {
                     units[i] = self.record(id, played[i], &mut tally.bids[i]);
                     tally.played[i] += 1;
                 }
@@ -467,11 +468,11 @@ impl HandQuery<'_> {
         let play_dd = self.play.sees_all_hands().is_some();
         for (i, id) in self.profile.bid_ids().enumerate() {
             let bid = &bids[i];
-            if skip >> i & 1 == 1 {
+            if in_mask(skip, i) {
                 continue;
             }
-            let is_played = |j: usize| skip >> j & 1 == 0;
-            if share && let Some(j) = (0..i).find(|&j| is_played(j) && bids[j].plays_like(bid)) {
+            if share && let Some(j) = (0..i).find(|&j| !in_mask(skip, j) && bids[j].plays_like(bid))
+            {
                 played[i] = played[j];
                 continue;
             }
@@ -632,6 +633,13 @@ pub struct HandSummary {
     /// The callable bid with the highest expected units, or None (pass) when none is
     /// positive.
     pub recommended: Option<BidId>,
+}
+
+impl HandSummary {
+    /// Whether an adaptive run dropped any bid.
+    pub fn any_dropped(&self) -> bool {
+        self.bids.iter().any(|b| b.dropped)
+    }
 }
 
 impl HandQuery<'_> {

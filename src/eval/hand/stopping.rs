@@ -178,8 +178,8 @@ impl StopRule {
     }
 }
 
-/// Whether every bid still played (not [`HandTally::left_out`]) has a 95% Wilson interval for P(make) of half-width at most
-/// `points`.
+/// Whether every bid still played (not [`HandTally::left_out`]) has a 95% Wilson interval
+/// for P(make) of half-width at most `points`.
 fn precise(tally: &HandTally, points: f64) -> bool {
     tally
         .bids
