@@ -227,6 +227,13 @@ fn check_deals(players: usize, deals: usize, seed: u64, opening: &Opening) {
             value,
             "deal {deal}: {hands:?}"
         );
+        for cap in [0, 1, 2] {
+            assert_eq!(
+                solver.best_opening_at_most(&hands, 0, opening, cap),
+                value.min(cap),
+                "deal {deal}, cap {cap}: {hands:?}"
+            );
+        }
         for t in 0..=5 {
             let can = if opening.misere {
                 value <= t

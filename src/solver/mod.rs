@@ -306,14 +306,7 @@ impl Solver {
     pub fn best_opening(&mut self, hands: &[CardSet], declarer: usize, opening: &Opening) -> u8 {
         let tricks = hands[declarer].count() as u8;
         if opening.misere {
-            // Upward from "held to none": the sure-trick bounds of a misère settle the small
-            // targets quickly, and most values are small (measured: 4p nodes a deal 628 with
-            // the binary search, 556 this way; 7p 53,022 to 47,731).
-            let mut t = 0;
-            while !self.can_make_opening(hands, declarer, opening, t) {
-                t += 1;
-            }
-            return t;
+            return self.best_opening_at_most(hands, declarer, opening, tricks);
         }
         // Binary search for the largest reachable target, where "reachable" is monotone.
         let (mut low, mut high) = (0, tricks);
@@ -326,6 +319,29 @@ impl Solver {
             }
         }
         low
+    }
+
+    /// The smaller of [`Solver::best_opening`] and `cap`, cheaper in a misère: its value is
+    /// found from none up, so a query stops at the cap (a cap of 1 answers only whether the
+    /// misère is made).
+    pub fn best_opening_at_most(
+        &mut self,
+        hands: &[CardSet],
+        declarer: usize,
+        opening: &Opening,
+        cap: u8,
+    ) -> u8 {
+        if !opening.misere {
+            return self.best_opening(hands, declarer, opening).min(cap);
+        }
+        // Upward from "held to none": the sure-trick bounds of a misère settle the small
+        // targets quickly, and most values are small (measured: 4p nodes a deal 628 with the
+        // binary search, 556 this way; 7p 53,022 to 47,731).
+        let mut t = 0;
+        while t < cap && !self.can_make_opening(hands, declarer, opening, t) {
+            t += 1;
+        }
+        t
     }
 
     fn after_lead(

@@ -327,7 +327,8 @@ impl Tally for HandTally {
 }
 
 /// One bid's play of one world: the declarer's tricks, and the deal's double-dummy value when
-/// it was solved.
+/// it was solved (in a misère not played double dummy, at most 1: only whether it is made
+/// counts).
 #[derive(Clone, Copy, Debug, Default)]
 struct Played {
     tricks: u8,
@@ -488,7 +489,9 @@ impl HandQuery<'_> {
                 match solved.iter().find(|(o, h, _)| *o == opening && *h == own) {
                     Some(&(_, _, value)) => value,
                     None => {
-                        let value = self.solve_opening(&state, &opening);
+                        // Only whether a misère is made counts unless the play is double dummy.
+                        let cap = (opening.misere && !play_dd).then_some(1);
+                        let value = self.solve_opening(&state, &opening, cap);
                         solved.push((opening, own, value));
                         value
                     }
@@ -505,14 +508,20 @@ impl HandQuery<'_> {
         }
     }
 
-    /// The double-dummy value (the declarer's tricks) of `state`'s deal with `opening`.
-    fn solve_opening(&self, state: &DealState, opening: &Opening) -> u8 {
+    /// The double-dummy value (the declarer's tricks) of `state`'s deal with `opening`, or
+    /// with a `cap`, the smaller of the value and the cap (cheaper in a misère, whose value is
+    /// found from none up).
+    fn solve_opening(&self, state: &DealState, opening: &Opening, cap: Option<u8>) -> u8 {
         let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
         for (seat, hand) in hands.iter_mut().enumerate().take(self.players) {
             *hand = state.hand(seat);
         }
         with_thread_solver(self.players, |solver| {
-            solver.best_opening(&hands[..self.players], self.seat, opening)
+            let hands = &hands[..self.players];
+            match cap {
+                Some(cap) => solver.best_opening_at_most(hands, self.seat, opening, cap),
+                None => solver.best_opening(hands, self.seat, opening),
+            }
         })
     }
 
