@@ -192,14 +192,21 @@ fn a_trillion_random_deals_run_in_constant_memory_until_stopped() {
             let _ = self.0.wait();
         }
     }
-    let mut guard = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_napsim"))
-            .args(["solve", "--random", "1e12", "--seed", "1"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
+    let mut command = Command::new(env!("CARGO_BIN_EXE_napsim"));
+    command
+        .args(["solve", "--random", "1e12", "--seed", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // A shell without job control starts background jobs with SIGINT ignored, and the child
+    // would inherit that (`.ci/run &` made this test fail): give it the terminal's default.
+    // SAFETY: between fork and exec only `signal`, which is async-signal-safe, is called.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut guard = KillOnDrop(command.spawn().unwrap());
     let child = &mut guard.0;
     let mut samples = Vec::new();
     for _ in 0..10 {
