@@ -5,7 +5,8 @@
 
 Runs both binaries' default `napsim hand HAND --seed S --json` over a fixed set of hands (chosen
 across strengths from seeded random deals: 4 players under heather-1875, and some under
-pub-guide at 4 and 6 players and under encyclopedia at 7), and for every hand whose old answer
+pub-guide at 4 and 6 players and under encyclopedia at 7; the set `misere`, low hands under
+Misère profiles at 4 to 7 players), and for every hand whose old answer
 is clear (the recommended call's expected units ahead of the runner-up's, passing counting as
 0 ± 0, by more than 3 standard errors of the difference, the two bids' errors combined as if
 independent) checks that the new recommendation is the same. Prints one line per hand (worlds,
@@ -51,6 +52,18 @@ def hands(count, seed):
     return [" ".join(h) for h in chosen]
 
 
+def low_hands(count, seed):
+    """`count` hands of low cards (none to two of ten to ace), where a Misère is the question."""
+    rng = random.Random(seed)
+    low = [r + s for s in SUITS for r in RANKS[:8]]
+    high = [r + s for s in SUITS for r in RANKS[8:]]
+    chosen = []
+    for _ in range(count):
+        honours = rng.choice([0, 1, 1, 2])
+        chosen.append(" ".join(rng.sample(low, 5 - honours) + rng.sample(high, honours)))
+    return chosen
+
+
 SETS = {
     "heather-4": [("heather-1875", 4, h) for h in hands(30, 1)],
     "pub-4": [("pub-guide", 4, h) for h in hands(6, 2)],
@@ -58,6 +71,10 @@ SETS = {
     "pub-6": [("pub-guide", 6, h) for h in hands(2, 4)],
     "pub-6-more": [("pub-guide", 6, h) for h in hands(6, 6)],
     "encyclopedia-7": [("encyclopedia", 7, h) for h in hands(6, 5)],
+    "misere": [(profile, players, h)
+               for (profile, players, seed) in [("pub-guide", 4, 7), ("pub-guide", 5, 8),
+                                                ("pub-guide", 6, 9), ("encyclopedia", 7, 10)]
+               for h in low_hands(4, seed)],
 }
 
 

@@ -488,3 +488,37 @@ fn an_adaptive_run_refuses_shards_and_bad_precisions() {
     // A fixed number of worlds still shards.
     stdout(&[&shard[..], &["--worlds", "128", "--quiet"][..]].concat());
 }
+
+#[test]
+fn the_default_play_is_the_same_whatever_the_threads() {
+    // The default shares the declarer's opening lead between worlds (remembered by whichever
+    // thread finds it first) and hands a misère's defence to `expert`: neither may show in
+    // the output.
+    let run = |threads: &str| {
+        stdout(&[
+            "hand",
+            "TS 8S 5S 3S AH",
+            "--rules",
+            "pub-guide",
+            "--worlds",
+            "96",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--json",
+            "--quiet",
+        ])
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+    let doc: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(doc["play"], napsim::cli::HAND_DEFAULT_PLAY);
+    let misere = doc["bids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["bid"] == "misere");
+    assert!(misere.is_some(), "{doc}");
+}

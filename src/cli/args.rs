@@ -269,7 +269,7 @@ pub struct ReviewArgs {
     #[arg(long, value_name = "SPEC", default_value = "threshold")]
     pub others_bid: String,
     /// The play policy whose choice is shown beside each card, from that seat's view.
-    #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
+    #[arg(long, value_name = "SPEC", default_value = REVIEW_CHOICE_PLAY)]
     pub choice: String,
     /// Seed of the evaluator's worlds and the choices (a review is the same every time).
     #[arg(long, default_value_t = 1)]
@@ -456,8 +456,17 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
         .ok_or_else(|| "expected a whole number such as 1000000, 1_000_000 or 1e6".to_string())
 }
 
-/// The play policy `napsim hand` uses unless told otherwise.
-pub const HAND_DEFAULT_PLAY: &str = "pimc:worlds=16";
+/// The play policy `napsim hand` uses unless told otherwise: PIMC as the strong bid tables
+/// play it, but for two changes that make it both stronger and cheaper there (measured in
+/// docs/performance.md, "`napsim hand`"): the declarer's opening lead, which every world of a
+/// hand shares, is decided once over 256 worlds; and against a misère the defenders play
+/// `expert`, which holds PIMC declarers to fewer made misères than PIMC's own defence.
+pub const HAND_DEFAULT_PLAY: &str =
+    "split:declarer=(pimc:worlds=16,opening=256),defence=(pimc:worlds=16),misere-defence=(expert)";
+
+/// The play policy whose card `napsim review` shows beside each card played (its column is
+/// headed PIMC).
+pub const REVIEW_CHOICE_PLAY: &str = "pimc:worlds=16";
 
 /// How many worlds `napsim hand` plays when given neither `--worlds` nor `--precision`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -508,12 +517,12 @@ pub struct HandArgs {
     /// The hand's position in the auction: 0 = eldest (the dealer's left), up to players - 1.
     #[arg(long, default_value_t = 0)]
     pub seat: usize,
-    /// Play policy of every seat. The default, PIMC with 16 worlds a decision (as the strong
-    /// bid tables play), answers a clear hand in under a second on two cores at four players
-    /// under the default profile; a close call (4000 worlds) takes about eight times as long.
-    /// More seats take longer, and a profile with Misère longer still at six players and more
-    /// (PIMC's misère defence is the slow part). `heuristic` is hundreds of times faster; `dd` (every seat
-    /// sees every card) gives the double-dummy P(make).
+    /// Play policy of every seat. The default is PIMC with 16 worlds a decision (as the strong
+    /// bid tables play), but the declarer's opening lead, the same in every world, is decided
+    /// once over 256 worlds, and the defenders of a misère play `expert` (a stronger defence
+    /// there than PIMC's, and far cheaper). It answers a clear hand in under a second on two
+    /// cores, a close call (4000 worlds) in a few seconds. `heuristic` is hundreds of times
+    /// faster; `dd` (every seat sees every card) gives the double-dummy P(make).
     #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
     pub play: String,
     /// Worlds (deals of the unseen cards) to play: exactly K (4000, 4_000 or 4e3); with

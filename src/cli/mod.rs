@@ -7,8 +7,8 @@
 mod args;
 
 pub use args::{
-    Cli, Command, HAND_DEFAULT_WORLDS, HandWorlds, parse_count, parse_points, parse_threads,
-    parse_whole,
+    Cli, Command, HAND_DEFAULT_PLAY, HAND_DEFAULT_WORLDS, HandWorlds, parse_count, parse_points,
+    parse_threads, parse_whole,
 };
 
 use std::ffi::OsString;

@@ -28,9 +28,16 @@
 //!    candidate that wins exactly where the best does costs one query per world the best lost
 //!    instead of K.
 //!
+//! 6. **The opening lead** (only with `opening=K`): decided over K worlds from a stream of its
+//!    own, once per information set ([`opening`]).
+//!
 //! The solver's table, shared per thread, changes no answer, so runs are reproducible whatever
 //! the thread count. What was measured for this rule (and what was dropped) is in
 //! `docs/performance.md`, section PIMC.
+
+mod opening;
+
+use std::sync::Arc;
 
 use super::heuristic::Heuristic;
 use super::solved::{Goal, layout, play};
@@ -44,18 +51,28 @@ use crate::solver::{Position, Solver, one_per_run, with_thread_solver};
 pub const MAX_WORLDS: usize = 100_000;
 
 /// The PIMC player.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Pimc {
     worlds: usize,
+    /// With `opening=K`: the declarer's opening lead, over K worlds of its own.
+    opening: Option<Arc<opening::OpeningLeads>>,
 }
 
 impl Pimc {
-    /// `pimc:worlds=K` (K defaults to 32).
+    /// `pimc:worlds=K[,opening=L]` (K defaults to 32; without `opening`, the opening lead is
+    /// decided like every other card).
     pub fn from_spec(spec: &Spec) -> Result<Pimc, SpecError> {
-        spec.check_keys(&["worlds"])?;
+        spec.check_keys(&["worlds", "opening"])?;
         let max = MAX_WORLDS as u64;
         let worlds = spec.count("worlds", 32, max, "a whole number of worlds")? as usize;
-        Ok(Pimc { worlds })
+        let opening = match spec.get("opening") {
+            Some(_) => {
+                let lead = spec.count("opening", 1, max, "a whole number of worlds")?;
+                Some(Arc::new(opening::OpeningLeads::new(lead as usize)))
+            }
+            None => None,
+        };
+        Ok(Pimc { worlds, opening })
     }
 
     /// The number of worlds per decision.
@@ -66,17 +83,24 @@ impl Pimc {
 
 impl PlayPolicy for Pimc {
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
-        self.decide(view, rng, |scan, solver, order| scan.best(solver, order))
+        let best = |scan: &Scan, solver: &mut Solver, order: &[Card]| scan.best(solver, order);
+        match &self.opening {
+            Some(leads) if opening::OpeningLeads::applies(view) => {
+                leads.lead(view, |rng, worlds| self.decide(view, rng, worlds, best))
+            }
+            _ => self.decide(view, rng, self.worlds, best),
+        }
     }
 }
 
 impl Pimc {
-    /// Steps 1-4 of the module's rule, with `pick` finding the card among the candidates in
-    /// preference order (the challenges, or in tests every count).
+    /// Steps 1-4 of the module's rule over `count` worlds, with `pick` finding the card among
+    /// the candidates in preference order (the challenges, or in tests every count).
     fn decide(
         &self,
         view: &PlayView,
         rng: &mut SimRng,
+        count: usize,
         pick: impl Fn(&Scan, &mut Solver, &[Card]) -> Card,
     ) -> Card {
         let live = live_cards(view);
@@ -89,7 +113,7 @@ impl Pimc {
             return natural;
         }
         prefer(&mut candidates, natural);
-        let worlds = self.sample_worlds(view, rng);
+        let worlds = sample_worlds(view, rng, count);
         let scan = Scan {
             view,
             goal: Goal::of(view),
@@ -117,7 +141,7 @@ impl Pimc {
         }
         let live = live_cards(view);
         let candidates = one_per_run(legal, live);
-        let worlds = self.sample_worlds(view, rng);
+        let worlds = sample_worlds(view, rng, self.worlds);
         let scan = Scan {
             view,
             goal: Goal::of(view),
@@ -150,16 +174,14 @@ impl Pimc {
     }
 }
 
-impl Pimc {
-    /// The decision's worlds: K layouts of the hidden hands consistent with `view`.
-    fn sample_worlds(&self, view: &PlayView, rng: &mut SimRng) -> Vec<Position> {
-        let knowledge = Knowledge::of(view);
-        // Every world is the first with other hands: checked once, not at every world.
-        let first = layout(view, &knowledge.sample(rng));
-        std::iter::once(first)
-            .chain((1..self.worlds).map(|_| first.with_hands(&knowledge.sample(rng))))
-            .collect()
-    }
+/// The decision's worlds: `count` layouts of the hidden hands consistent with `view`.
+fn sample_worlds(view: &PlayView, rng: &mut SimRng, count: usize) -> Vec<Position> {
+    let knowledge = Knowledge::of(view);
+    // Every world is the first with other hands: checked once, not at every world.
+    let first = layout(view, &knowledge.sample(rng));
+    std::iter::once(first)
+        .chain((1..count).map(|_| first.with_hands(&knowledge.sample(rng))))
+        .collect()
 }
 
 /// The cards still live for the seat in `view`: those not yet seen played, its hand and the
@@ -280,7 +302,7 @@ impl Scan<'_> {
 mod tests {
     use super::*;
     use crate::game::{DealState, Phase, Shuffler};
-    use crate::policy::{Table, run_auction, settle_contract};
+    use crate::policy::{Pass, Table, run_auction, settle_contract};
     use crate::rng::{base_rng, below};
     use crate::rules::Profile;
 
@@ -324,15 +346,18 @@ mod tests {
             ("heather-1875", 6, 3),
         ] {
             let profile = Profile::builtin(name).unwrap();
-            let pimc = Pimc { worlds: 12 };
+            let pimc = Pimc {
+                worlds: 12,
+                opening: None,
+            };
             let (mut differ, mut misere) = (0, 0);
             for state in positions(&profile, players, 500, seed) {
                 let view = PlayView::new(&state);
                 misere += usize::from(view.is_misere());
                 let mut a = base_rng(seed);
                 let mut b = a.clone();
-                let fast = pimc.decide(&view, &mut a, |s, solver, o| s.best(solver, o));
-                let full = pimc.decide(&view, &mut b, |s, solver, o| s.exhaustive(solver, o));
+                let fast = pimc.decide(&view, &mut a, 12, |s, solver, o| s.best(solver, o));
+                let full = pimc.decide(&view, &mut b, 12, |s, solver, o| s.exhaustive(solver, o));
                 assert_eq!(fast, full, "{name} {players}p: {state:?}");
                 differ += usize::from(fast != Heuristic.play(&view, &mut a));
             }
@@ -348,9 +373,63 @@ mod tests {
     }
 
     #[test]
+    fn an_opening_lead_is_one_card_per_information_set_and_draws_nothing_from_the_deal() {
+        use rand_core::SeedableRng;
+        for (name, players) in [("heather-1875", 4), ("pub-guide", 5)] {
+            let profile = Profile::builtin(name).unwrap();
+            let table = Table::uniform(&Pass, &Heuristic);
+            let spec: Spec = "pimc:worlds=4,opening=24".parse().unwrap();
+            let remembering = Pimc::from_spec(&spec).unwrap();
+            let mut shuffler = Shuffler::new(&profile, players);
+            let mut rng = base_rng(7);
+            let (mut leads, mut not_natural) = (0, 0);
+            for deal in 0..30 {
+                shuffler.reset();
+                let hands = shuffler.deal(0, &mut rng).hands;
+                // The same hand for seat 0, the hidden cards laid out otherwise.
+                let mut other = hands;
+                other.swap(1, 2);
+                for bid in profile.bid_ids() {
+                    let declare = |hands: &[CardSet]| {
+                        let mut state = DealState::declared(&profile, hands, None, 0, bid);
+                        settle_contract(&mut state, &table, &mut base_rng(0));
+                        state
+                    };
+                    let (first, second) = (declare(&hands[..players]), declare(&other[..players]));
+                    let view = PlayView::new(&first);
+                    assert!(opening::OpeningLeads::applies(&view));
+                    let mut stream = base_rng(deal);
+                    let untouched = stream.clone();
+                    let card = remembering.play(&view, &mut stream);
+                    assert_eq!(stream, untouched, "nothing drawn from the deal's stream");
+                    // Remembered, and found again by a fresh player from another deal.
+                    let again = PlayView::new(&second);
+                    assert_eq!(remembering.play(&again, &mut base_rng(99)), card);
+                    let fresh = Pimc::from_spec(&spec).unwrap();
+                    assert_eq!(fresh.play(&again, &mut base_rng(98)), card);
+                    // PIMC's card over 24 worlds drawn from the information set's stream.
+                    let mut own = SimRng::seed_from_u64(opening::Key::of(&view).seed());
+                    let full = remembering
+                        .decide(&view, &mut own, 24, |s, solver, o| s.exhaustive(solver, o));
+                    assert_eq!(card, full, "{name} {bid:?}: {first:?}");
+                    leads += 1;
+                    not_natural += usize::from(card != Heuristic.play(&view, &mut base_rng(0)));
+                }
+            }
+            assert!(
+                leads >= 120 && not_natural >= 4,
+                "{name}: {not_natural} of {leads}"
+            );
+        }
+    }
+
+    #[test]
     fn a_sealed_contract_is_played_as_the_heuristic_plays_without_drawing() {
         let profile = Profile::builtin("pub-guide").unwrap();
-        let pimc = Pimc { worlds: 8 };
+        let pimc = Pimc {
+            worlds: 8,
+            opening: None,
+        };
         let mut sealed_seen = 0;
         for state in positions(&profile, 4, 500, 4) {
             let view = PlayView::new(&state);
