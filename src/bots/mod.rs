@@ -36,9 +36,7 @@ pub mod threshold;
 
 pub use table::{InputFileError, input_files};
 
-use crate::cards::Card;
-use crate::policy::{BidPolicy, PlayPolicy, PlayView, SeeAllHands, Spec, SpecError};
-use crate::rng::SimRng;
+use crate::policy::{BidPolicy, PlayPolicy, Spec, SpecError};
 use crate::rules::Profile;
 
 /// The bid policy names, for messages.
@@ -91,7 +89,7 @@ pub fn play_policy(text: &str, profile: &Profile) -> Result<Box<dyn PlayPolicy>,
             Box::new(heuristic::Heuristic)
         }
         "expert" => Box::new(expert::Expert::from_spec(&spec)?),
-        "pimc" => Box::new(ByRules(pimc::Pimc::from_spec(&spec)?)),
+        "pimc" => Box::new(pimc::Pimc::from_spec(&spec)?),
         "ismcts" => Box::new(ismcts::Ismcts::from_spec(&spec)?),
         "split" => Box::new(split::Split::from_spec(&spec, profile)?),
         "ext" => Box::new(ext::External::from_spec(&spec, text)?),
@@ -107,25 +105,4 @@ pub fn play_policy(text: &str, profile: &Profile) -> Result<Box<dyn PlayPolicy>,
             });
         }
     })
-}
-
-/// A play policy known to play by the rules only ([`PlayPolicy::plays_by_rules_only`]), said
-/// here for a policy whose file cannot say it yet: PIMC (`pimc.rs` reads the bid's tricks
-/// needed, misère, trump rule and floater use, nothing else). Temporary: once `pimc.rs` is
-/// rewritten (branch pimc-speed), the method moves into its `PlayPolicy` implementation and
-/// this wrapper goes.
-struct ByRules<P>(P);
-
-impl<P: PlayPolicy> PlayPolicy for ByRules<P> {
-    fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
-        self.0.play(view, rng)
-    }
-
-    fn sees_all_hands(&self) -> Option<&SeeAllHands> {
-        self.0.sees_all_hands()
-    }
-
-    fn plays_by_rules_only(&self) -> bool {
-        true
-    }
 }

@@ -82,6 +82,13 @@ impl Pimc {
 }
 
 impl PlayPolicy for Pimc {
+    /// The decision reads of the bid only its tricks needed, misère, trump rule and floater
+    /// use (through [`Goal`] and the heuristic's card); the opening lead's memo tells bids
+    /// apart, but its stream does not ([`opening`]).
+    fn plays_by_rules_only(&self) -> bool {
+        true
+    }
+
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
         let best = |scan: &Scan, solver: &mut Solver, order: &[Card]| scan.best(solver, order);
         match &self.opening {
