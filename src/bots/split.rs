@@ -1,6 +1,7 @@
 //! `split:declarer=SPEC,defence=SPEC[,misere-defence=SPEC]`: one play policy for the declarer,
 //! another for the defenders, and optionally a third for the defenders of a misère (where
-//! PIMC's defence is measurably weak: `napsim hand` plays `expert` there by default). It measures where a player's strength lies: an entrant
+//! PIMC's defence is measurably weak: `napsim hand` plays `expert` there by default). It
+//! measures where a player's strength lies: an entrant
 //! `split:declarer=(expert),defence=(pimc:worlds=16)` against `pimc:worlds=16` in a duplicate
 //! tournament isolates the declarer's play from the defence's.
 
@@ -18,9 +19,9 @@ pub struct Split {
 }
 
 impl Split {
-    /// `split:declarer=SPEC,defence=SPEC[,misere-defence=SPEC]`, the first two required. A part that sees every hand (`dd`)
-    /// is refused: the analyses take a cheat's values from the solver for every seat, which
-    /// a split player is not.
+    /// `split:declarer=SPEC,defence=SPEC[,misere-defence=SPEC]`, the first two required. A part
+    /// that sees every hand (`dd`) is refused: the analyses take a cheat's values from the
+    /// solver for every seat, which a split player is not.
     pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Split, SpecError> {
         spec.check_keys(&["declarer", "defence", "misere-defence"])?;
         let part = |key: &str| -> Result<Box<dyn PlayPolicy>, SpecError> {
@@ -43,10 +44,10 @@ impl Split {
         Ok(Split {
             declarer: part("declarer")?,
             defence: part("defence")?,
-            misere_defence: match spec.get("misere-defence") {
-                Some(_) => Some(part("misere-defence")?),
-                None => None,
-            },
+            misere_defence: spec
+                .get("misere-defence")
+                .map(|_| part("misere-defence"))
+                .transpose()?,
         })
     }
 }

@@ -116,7 +116,7 @@ impl Key {
             bid: view.contract().bid.0,
             trump: view.trump(),
             floater: view.floater(),
-            known_out: view.known_out() | view.set_aside(),
+            known_out: view.known_out(),
             unseen: view.unseen(),
             hand_lens: seats.clone().map(|s| view.hand_len(s) as u8).collect(),
             voids: seats.map(|s| view.void_mask(s)).collect(),
@@ -127,16 +127,7 @@ impl Key {
     /// alike lead alike (`PlayPolicy::plays_by_rules_only`).
     pub(super) fn seed(&self) -> u64 {
         let words = [
-            u64::from_le_bytes([
-                self.seats[0],
-                self.seats[1],
-                self.seats[2],
-                self.seats[3],
-                0,
-                0,
-                0,
-                0,
-            ]),
+            u64::from(u32::from_le_bytes(self.seats)),
             self.hand.bits(),
             self.trump.map_or(u64::MAX, |s| s as u64),
             self.floater.map_or(u64::MAX, |c| u64::from(c.index())),
