@@ -37,8 +37,10 @@ while read -r name command rules players deals play dd by seed classes; do
     wanted "$name" "$@" || continue
     mkdir -p "results/$(dirname "$name")"
     echo "== $name" >&2
+    auction=()
+    [ "$command" = bid-table-auction ] && auction=(--auction)
     case $command in
-    bid-table)
+    bid-table | bid-table-auction)
         # shellcheck disable=SC2207
         sampling=($(sampling_args "$deals" "$classes"))
         plot=(--plot "results/$name.svg")
@@ -46,7 +48,7 @@ while read -r name command rules players deals play dd by seed classes; do
         [[ $deals == per-class=* ]] && plot=()
         "$napsim" --rules "$rules" bid-table --players "$players" "${sampling[@]}" \
             --play "$play" --dd-deals "$dd" --by "$by" --seed "$seed" --quiet \
-            --out "results/$name.csv" --markdown "results/$name.md" "${plot[@]}"
+            --out "results/$name.csv" --markdown "results/$name.md" "${plot[@]}" "${auction[@]}"
         ;;
     thresholds)
         "$napsim" --rules "$rules" thresholds --players "$players" --deals "$deals" \

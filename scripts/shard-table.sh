@@ -19,13 +19,16 @@ napsim=${NAPSIM:-target/release/napsim}
 line=$(awk -v n="$wanted" '$1 == n' configs/experiments/guide.tsv)
 [[ -n $line ]] || { echo "no run named $wanted in configs/experiments/guide.tsv" >&2; exit 2; }
 read -r name command rules players deals play dd by seed classes <<<"$line"
-[[ $command == bid-table ]] || { echo "$name: only bid tables are sharded" >&2; exit 2; }
+[[ $command == bid-table || $command == bid-table-auction ]] ||
+    { echo "$name: only bid tables are sharded" >&2; exit 2; }
+auction=()
+[[ $command == bid-table-auction ]] && auction=(--auction)
 case $deals in
 per-class=*) sampling=(--per-class "${deals#per-class=}" --classes "$classes") ;;
 *) sampling=(--deals "$deals") ;;
 esac
 run=(--rules "$rules" bid-table --players "$players" "${sampling[@]}" --play "$play"
-    --dd-deals "$dd" --by "$by" --seed "$seed" --quiet)
+    --dd-deals "$dd" --by "$by" --seed "$seed" --quiet "${auction[@]}")
 parts=results/parts/$name
 mkdir -p "$parts"
 ran=0

@@ -309,3 +309,75 @@ fn a_table_with_no_class_shown_is_a_csv_with_its_header() {
     assert!(full.lines().count() > 1);
     assert_eq!(empty, format!("{}\n", full.lines().next().unwrap()));
 }
+
+#[test]
+fn the_auction_view_values_every_call_and_the_dealer_seat_exactly_as_declarer() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec![
+            "bid-table",
+            "--deals",
+            "3000",
+            "--seed",
+            "5",
+            "--min-hands",
+            "20",
+            "--by",
+            "coarse",
+            "--out",
+            path.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        stdout_in(dir.path(), &args);
+        path
+    };
+    let plain = run("plain.csv", &[]);
+    let md = dir.path().join("auction.md");
+    let auction = run(
+        "auction.csv",
+        &["--auction", "--markdown", md.to_str().unwrap()],
+    );
+    let (plain_header, plain_rows) = read_csv(&plain);
+    let (header, rows) = read_csv(&auction);
+    // The declarer columns are those of the table without --auction, value for value.
+    assert_eq!(rows.len(), plain_rows.len());
+    for (a, p) in rows.iter().zip(&plain_rows) {
+        for (i, name) in plain_header.iter().enumerate() {
+            assert_eq!(a[column(&header, name)], p[i], "{name}");
+        }
+    }
+    let (seat, bid, ev) = (
+        column(&header, "seat"),
+        column(&header, "bid"),
+        column(&header, "ev"),
+    );
+    let (auction_ev, pass_ev) = (column(&header, "auction_ev"), column(&header, "pass_ev"));
+    let (vs_pass, best_call) = (column(&header, "vs_pass"), column(&header, "best_call"));
+    let number = |r: &csv::StringRecord, i: usize| -> f64 { r[i].parse().unwrap() };
+    let mut eldest_pass = Vec::new();
+    for r in &rows {
+        if &r[bid] == "wellington" {
+            // Only over a Nap: not callable after passes, no value in the auction.
+            assert!(r[auction_ev].is_empty() && r[vs_pass].is_empty());
+            continue;
+        }
+        if &r[seat] == "3" {
+            // The dealer speaks last: a bid stands, and passing passes the deal out.
+            assert_eq!(number(r, auction_ev), number(r, ev), "{r:?}");
+            assert_eq!(number(r, pass_ev), 0.0);
+            assert!((number(r, vs_pass) - number(r, ev)).abs() < 1e-9);
+        }
+        if &r[seat] == "0" {
+            eldest_pass.push(number(r, pass_ev));
+        }
+        assert!(!r[best_call].is_empty());
+    }
+    // At the eldest seat later seats declare and, on average, win: passing costs.
+    let mean = eldest_pass.iter().sum::<f64>() / eldest_pass.len() as f64;
+    assert!(mean < -0.2, "{mean}");
+    // The Markdown shows the pass column and the best call beside the declarer's best.
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("| class | hands | pass | Three |"), "{text}");
+    assert!(text.contains("(declarer: "), "{text}");
+}

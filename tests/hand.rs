@@ -3,13 +3,15 @@
 use napsim::bots::{bid_policy, play_policy};
 use napsim::cards::{Card, CardSet, parse_hand};
 use napsim::eval::hand::worlds::WorldDealer;
-use napsim::eval::hand::{HandQuery, HandTally, StopRule, TooRare};
+use napsim::eval::hand::{
+    HandQuery, HandTally, PASS_INDEX, PASSED_OUT_UNITS, StopRule, TooRare, call_index,
+};
 use napsim::game::{Call, DealState};
 use napsim::policy::Pass;
 use napsim::policy::{BidPolicy, BidView, PlayPolicy};
 use napsim::policy::{Uniform, play_out, settle_contract};
 use napsim::rng::{base_rng, block_streams};
-use napsim::rules::Profile;
+use napsim::rules::{BidId, Profile};
 use napsim::sim::{Block, Silent, Tally};
 
 /// Debug builds (the checked test profile) run a tenth of the worlds.
@@ -53,6 +55,21 @@ impl Setup {
             others: self.others.as_ref(),
             play: self.play.as_ref(),
             dd_column: true,
+            auction: false,
+        }
+    }
+
+    /// [`Setup::query`] with every call valued in the whole auction.
+    fn auction_query<'a>(
+        &'a self,
+        players: usize,
+        seat: usize,
+        cards: CardSet,
+        after: &'a [Call],
+    ) -> HandQuery<'a> {
+        HandQuery {
+            auction: true,
+            ..self.query(players, seat, cards, after)
         }
     }
 }
@@ -336,6 +353,52 @@ fn lookahead_bids_what_its_hand_is_worth() {
     assert_eq!(call_for("AS KS QS 7D 2C"), three);
 }
 
+#[test]
+fn lookahead_with_auction_on_calls_the_evaluators_best_call_in_the_whole_auction() {
+    use rand_core::SeedableRng;
+    let profile = Profile::default_profile();
+    let threshold = bid_policy("threshold", &profile).unwrap();
+    let heuristic = play_policy("heuristic", &profile).unwrap();
+    // Three is a little below break-even as declarer, but passing is worse: a later seat then
+    // declares and wins. So the two lookaheads disagree at the eldest seat.
+    let cards = hand("4H 8H 2C 5H 2H");
+    let others = ["2S 3S 4S 5S 6S", "2D 3D 4D 5D 6D", "3C 4C 5C 6C 7C"];
+    let hands: Vec<CardSet> = std::iter::once(cards).chain(others.map(hand)).collect();
+    let state = DealState::new(&profile, 3, &hands);
+    let call = |spec: &str| {
+        let policy = bid_policy(spec, &profile).unwrap();
+        policy.call(&BidView::new(&state), &mut base_rng(1))
+    };
+    let three = Call::Bid(profile.bid_id("three").unwrap());
+    assert_eq!(call("lookahead:worlds=2048,auction=on"), three);
+    assert_eq!(call("lookahead:worlds=2048,auction=off"), Call::Pass);
+    assert_eq!(call("lookahead:worlds=2048"), Call::Pass, "off by default");
+    // It is the evaluator's recommendation on the worlds the bot drew.
+    let mut rng = base_rng(1);
+    let mut deal_rng = napsim::rng::SimRng::seed_from_u64(napsim::rng::next_u64(&mut rng));
+    let mut policy_rng = napsim::rng::SimRng::seed_from_u64(napsim::rng::next_u64(&mut rng));
+    let query = HandQuery {
+        profile: &profile,
+        players: 4,
+        seat: 0,
+        hand: cards,
+        after: &[],
+        others: threshold.as_ref(),
+        play: heuristic.as_ref(),
+        dd_column: false,
+        auction: true,
+    };
+    let tally = query.evaluate(
+        2048,
+        &mut deal_rng,
+        &mut policy_rng,
+        1_000,
+        TooRare::KeepLast,
+    );
+    assert_eq!(query.summarise(&tally).recommended, profile.bid_id("three"));
+    assert!(bid_policy("lookahead:auction=yes", &profile).is_err());
+}
+
 /// A policy that plays as another but does not promise to look only at the play rules, so the
 /// evaluator plays every bid out.
 struct EveryBid(Box<dyn PlayPolicy>);
@@ -411,10 +474,22 @@ fn paired_sums_give_the_spread_of_the_difference_world_by_world() {
 
 #[test]
 fn a_dropped_bid_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
+    a_dropped_bid_keeps_its_first_worlds(false);
+}
+
+#[test]
+fn a_dropped_call_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
+    a_dropped_bid_keeps_its_first_worlds(true);
+}
+
+fn a_dropped_bid_keeps_its_first_worlds(auction: bool) {
     // Nap (and Wellington, which plays like it) trail Four by far with this hand: an adaptive
-    // run drops them at its first check.
+    // run drops them at its first check (in the auction view, passing too).
     let setup = Setup::new("heather-1875", "heuristic");
-    let query = setup.query(4, 0, hand("AC KC 8C 4C 2S"), &[]);
+    let query = HandQuery {
+        auction,
+        ..setup.query(4, 0, hand("AC KC 8C 4C 2S"), &[])
+    };
     let rule = StopRule::new(2.0, 2560, 4);
     let block = |index: u64| {
         let (deal_rng, policy_rng) = block_streams(5, index);
@@ -430,7 +505,14 @@ fn a_dropped_bid_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
     let skip = rule.drop_trailing(&query, &mut first);
     let nap = setup.profile.bid_id("nap").unwrap().index();
     let four = setup.profile.bid_id("four").unwrap().index();
-    assert!(skip >> nap & 1 == 1 && skip >> four & 1 == 0, "{skip:b}");
+    assert!(
+        skip.bids >> nap & 1 == 1 && skip.bids >> four & 1 == 0,
+        "{skip:?}"
+    );
+    assert_eq!(
+        skip.pass, auction,
+        "passing trails Four in the auction view"
+    );
     // Asked again at the same check (as a run resumed there is), nothing more changes.
     let mut again = first.clone();
     assert_eq!(rule.drop_trailing(&query, &mut again), skip);
@@ -460,6 +542,20 @@ fn a_dropped_bid_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
     assert_eq!((full.worlds, full.bid_worlds(nap)), (1024, 512));
     assert_eq!(full.bids[nap], first.bids[nap]);
     assert_eq!(full.bids[four], whole.bids[four]);
+    if auction {
+        let (calls, whole_calls) = (
+            full.auction.as_ref().unwrap(),
+            whole.auction.as_ref().unwrap(),
+        );
+        let first_calls = first.auction.as_ref().unwrap();
+        for c in [PASS_INDEX, call_index(BidId(nap as u8))] {
+            assert_eq!(calls.calls[c], first_calls.calls[c], "{c}");
+            assert_eq!(calls.played[c], 512);
+        }
+        let four = call_index(BidId(four as u8));
+        assert_eq!(calls.calls[four], whole_calls.calls[four]);
+        assert_eq!(calls.played[four], 1024);
+    }
     let id = |name: &str| setup.profile.bid_id(name).unwrap();
     assert_eq!(
         full.paired(id("three"), id("four")),
@@ -474,4 +570,174 @@ fn a_dropped_bid_keeps_its_first_worlds_whatever_the_blocks_after_it_played() {
         summary.bids[nap].p_make,
         first.bids[nap].made as f64 / 512.0
     );
+}
+
+/// Checks that every call `query`'s hand may make ends the auction as the contract in every
+/// world and is then worth exactly its declarer units, world for world (the same sums and
+/// squares), and that passing is exactly the passed-out settlement.
+fn assert_calls_are_the_declarer_view(query: &HandQuery, tally: &HandTally, context: &str) {
+    let auction = tally.auction.as_ref().expect("the auction tally");
+    let n = tally.worlds;
+    assert!(n > 0);
+    let pass = &auction.calls[PASS_INDEX];
+    assert_eq!(auction.played[PASS_INDEX], n, "{context}");
+    assert_eq!(
+        pass.contract, n,
+        "{context}: every deal passed out after a pass"
+    );
+    assert_eq!(pass.units, PASSED_OUT_UNITS * n as i64, "{context}");
+    assert_eq!(
+        pass.units_sq,
+        (PASSED_OUT_UNITS * PASSED_OUT_UNITS) as u128 * u128::from(n)
+    );
+    let mut callable = 0;
+    for id in query.profile.bid_ids().filter(|&id| query.callable(id)) {
+        callable += 1;
+        let (call, bid) = (&auction.calls[call_index(id)], &tally.bids[id.index()]);
+        let name = query.profile.bid(id).name();
+        assert_eq!(call.contract, n, "{context} {name}: the hand's bid stands");
+        assert_eq!(call.units, bid.units, "{context} {name}");
+        assert_eq!(call.units_sq, bid.units_sq, "{context} {name}");
+        let summary = query.summarise(tally);
+        let row = summary
+            .calls
+            .iter()
+            .find(|c| c.call == Call::Bid(id))
+            .unwrap();
+        assert_eq!(
+            row.auction_ev,
+            summary.bids[id.index()].ev,
+            "{context} {name}"
+        );
+    }
+    assert!(callable > 0, "{context}: some bid is callable");
+}
+
+#[test]
+fn the_last_seat_after_all_passes_values_each_bid_as_declarer_and_passing_as_passed_out() {
+    for name in ["heather-1875", "pub-guide", "encyclopedia", "peep-nap"] {
+        let setup = Setup::new(name, "heuristic");
+        for players in [3, 4, 6] {
+            let seat = players - 1;
+            let after = vec![Call::Pass; seat];
+            // A hand that passes would be kept too: the earlier seats' hands vary.
+            let dealer_hand = hand(match name {
+                "peep-nap" => "AS KS QS JS TH",
+                _ => "AS KS QS 7D 2C",
+            });
+            let query = setup.auction_query(players, seat, dealer_hand, &after);
+            let tally = run(&query, scaled(1_024), 3);
+            assert_calls_are_the_declarer_view(&query, &tally, &format!("{name} {players}"));
+        }
+    }
+}
+
+#[test]
+fn when_the_others_always_pass_every_seat_values_each_bid_as_declarer() {
+    let mut setup = Setup::new("heather-1875", "heuristic");
+    setup.others = Box::new(Pass);
+    for seat in 0..4 {
+        for after in [vec![], vec![Call::Pass; seat]] {
+            let query = setup.auction_query(4, seat, hand("AH KH 9H 7D 2C"), &after);
+            let tally = run(&query, scaled(1_024), 5 + seat as u64);
+            let context = format!("seat {seat}, {} calls given", after.len());
+            assert_calls_are_the_declarer_view(&query, &tally, &context);
+        }
+    }
+}
+
+#[test]
+fn later_seats_overcall_and_passing_costs_a_weak_eldest_hand() {
+    let setup = Setup::new("heather-1875", "heuristic");
+    let query = setup.auction_query(4, 0, hand("2S 3H 4D 6C 8C"), &[]);
+    let tally = run(&query, scaled(4_096), 9);
+    let summary = query.summarise(&tally);
+    let pass = &summary.calls[0];
+    assert_eq!(pass.call, Call::Pass);
+    // A later seat declares and wins on average from the weak eldest hand.
+    assert!(pass.auction_ev + 3.0 * pass.auction_ev_se < 0.0, "{pass:?}");
+    assert!(pass.p_contract > 0.2 && pass.p_contract < 0.8, "{pass:?}");
+    // The hand's Three is sometimes overcalled, so it is not always the contract, and the
+    // auction value then differs from the declarer value.
+    let three = setup.profile.bid_id("three").unwrap();
+    let call = &tally.auction.as_ref().unwrap().calls[call_index(three)];
+    assert!(call.contract < tally.worlds, "{call:?}");
+    assert_ne!(call.units, tally.bids[three.index()].units);
+    assert_eq!(summary.recommended, None, "a hand this weak passes");
+}
+
+#[test]
+fn the_auction_values_do_not_depend_on_the_threads_and_leave_the_declarer_view_alone() {
+    let setup = Setup::new("heather-1875", "pimc:worlds=4");
+    let after = [Call::Pass];
+    let query = setup.auction_query(4, 1, hand("AH KH 9H 7D 2C"), &after);
+    let one = query.run(192, 11, 1, &Silent).unwrap().unwrap();
+    let two = query.run(192, 11, 2, &Silent).unwrap().unwrap();
+    assert_eq!(one, two);
+    let declarer = setup.query(4, 1, hand("AH KH 9H 7D 2C"), &after);
+    let alone = declarer.run(192, 11, 2, &Silent).unwrap().unwrap();
+    assert_eq!(
+        HandTally {
+            auction: None,
+            ..one
+        },
+        alone,
+        "valuing the calls changes no declarer figure"
+    );
+}
+
+#[test]
+fn each_call_is_worth_what_the_engine_pays_the_hand_for_the_whole_deal() {
+    // Double-dummy play and the deterministic threshold bidder: each world's auction and
+    // result can be replayed independently here, call by call, and paid by the engine.
+    let setup = Setup::new("heather-1875", "dd");
+    for (seat, cards) in [(0, "KH QH 9D 7C 2C"), (1, "AS KS 9S 7D 2C")] {
+        let query = setup.auction_query(4, seat, hand(cards), &[]);
+        let worlds = 128;
+        let tally = run(&query, worlds, 21);
+        let auction = tally.auction.as_ref().unwrap();
+        let dealer = query.dealer();
+        let mut sums = vec![0i64; auction.calls.len()];
+        let mut contracts = vec![0u64; auction.calls.len()];
+        for index in 0..worlds / 64 {
+            let (mut deal_rng, _) = block_streams(21, index);
+            for _ in 0..64 {
+                let world = dealer.draw(&mut deal_rng);
+                for (c, sum) in sums.iter_mut().enumerate() {
+                    let call = napsim::eval::hand::call_at(c);
+                    if !(c == PASS_INDEX || matches!(call, Call::Bid(id) if query.callable(id))) {
+                        continue;
+                    }
+                    let mut state = DealState::new(&setup.profile, 3, &world.hands[..4]);
+                    let table = Uniform {
+                        bid: setup.others.as_ref(),
+                        play: setup.play.as_ref(),
+                    };
+                    let mut rng = base_rng(0);
+                    while state.to_act() != Some(seat) {
+                        napsim::policy::auction_turn(&mut state, table.bid, &mut rng);
+                    }
+                    let call = if state.check_call(call).is_ok() {
+                        call
+                    } else {
+                        Call::Pass
+                    };
+                    state.call(call).unwrap();
+                    napsim::policy::run_deal(&mut state, &table, &mut rng);
+                    *sum += state.payments()[seat];
+                    let ours = state.contract().map(|c| c.declarer) == Some(seat);
+                    contracts[c] +=
+                        u64::from(ours || (c == PASS_INDEX && state.contract().is_none()));
+                }
+            }
+        }
+        for (c, outcome) in auction.calls.iter().enumerate() {
+            assert_eq!(outcome.units, sums[c], "seat {seat}, call {c}");
+            assert_eq!(outcome.contract, contracts[c], "seat {seat}, call {c}");
+        }
+        assert!(
+            contracts[PASS_INDEX] < worlds && sums.iter().any(|&s| s != 0),
+            "some later seat declares"
+        );
+    }
 }

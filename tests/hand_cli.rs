@@ -110,8 +110,21 @@ fn csv_has_one_row_per_bid_and_no_dd_leaves_the_column_empty() {
     }
     let dd = header.iter().position(|h| h == "dd_p_make").unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 4);
+    // Passing first, then one row per bid; each row holds its call's value in the auction.
+    assert_eq!(rows.len(), 5);
     assert!(rows.iter().all(|r| r[dd].is_empty()));
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(&rows[0][column("bid")], "pass");
+    assert!(rows[0][column("p_make")].is_empty());
+    let auction_ev = column("auction_ev");
+    let pass_ev: f64 = rows[0][auction_ev].parse().unwrap();
+    assert!(pass_ev < 0.0, "{text}");
+    // Wellington cannot be called over passes: no auction value.
+    assert_eq!(&rows[4][column("bid")], "wellington");
+    assert!(rows[4][auction_ev].is_empty() && !rows[3][auction_ev].is_empty());
+    for name in ["auction_ev_se", "diff_best", "diff_best_se", "p_contract"] {
+        assert!(!rows[0][column(name)].is_empty(), "{name}");
+    }
 }
 
 #[test]
@@ -384,7 +397,7 @@ fn precision_stops_at_the_first_check_that_reaches_it() {
     let run = |extra: &[&str]| -> serde_json::Value {
         serde_json::from_str(&stdout(&[&base[..], extra].concat())).unwrap()
     };
-    let doc = run(&["--precision", "2"]);
+    let mut doc = run(&["--precision", "2"]);
     assert_eq!(doc["stopping"]["reason"], "precise", "{doc}");
     // Without --worlds, at most the worlds that reach 2 points at P(make) = 1/2.
     assert_eq!(doc["stopping"]["max_worlds"], 2560);
@@ -431,6 +444,20 @@ fn precision_stops_at_the_first_check_that_reaches_it() {
             expected["bids"][i]["dropped_after"] = n.into();
         }
     }
+    // So does each call, and its difference from the best call (never dropped).
+    let calls = doc["calls"].as_array().unwrap();
+    for (i, call) in calls.iter().enumerate() {
+        let n = call
+            .get("dropped_after")
+            .map_or(worlds, |n| n.as_u64().unwrap());
+        let alone = run(&["--worlds", &n.to_string()])["calls"][i].clone();
+        for field in ["call", "auction_ev", "auction_ev_se", "p_contract"] {
+            assert_eq!(call[field], alone[field], "{field}: {call} {alone}");
+        }
+    }
+    for doc in [&mut doc, &mut expected] {
+        doc.as_object_mut().unwrap().remove("calls");
+    }
     assert_eq!(without_stopping(doc), expected);
     // In the CSV, each bid's row has its own worlds; the text marks the dropped bids.
     let table = |format: &str| {
@@ -449,7 +476,7 @@ fn precision_stops_at_the_first_check_that_reaches_it() {
         .skip(1)
         .map(|row| row.split(',').nth(worlds_column.unwrap()).unwrap())
         .collect();
-    assert_eq!(rows, ["1024", "1024", "512", "512"], "{csv}");
+    assert_eq!(rows, ["512", "1024", "1024", "512", "512"], "{csv}");
     let text = table("--quiet");
     let nap = text.lines().find(|l| l.starts_with("Nap ")).unwrap();
     assert!(nap.ends_with("(dropped after 512 worlds)"), "{text}");

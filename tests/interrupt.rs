@@ -431,7 +431,9 @@ fn an_adaptive_run_saves_its_first_blocks_and_resumes_to_the_same_stop() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // A second Four, played and paid as the first: Four, the best bid, never leads it, so
-    // only the precision (or the cap) stops the run.
+    // only the precision (or the cap) stops the run. The other seats always pass, so that in
+    // the auction view too the two Fours are worth the same in every world (with later seats
+    // bidding, only the first Four can be overcalled by the second).
     let toml = ok(d, &["rules", "show", "heather-1875"])
         .replacen("name = \"heather-1875\"", "name = \"twin-fours\"", 1)
         .replacen(
@@ -453,6 +455,8 @@ fn an_adaptive_run_saves_its_first_blocks_and_resumes_to_the_same_stop() {
         "--worlds",
         "2000000",
         "--no-dd",
+        "--others-bid",
+        "pass",
         "--seed",
         "3",
         "--json",

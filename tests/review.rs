@@ -258,18 +258,22 @@ fn the_text_report_marks_costly_cards_and_judges_every_call() {
     for call in calls {
         let loss = call["loss"].as_f64().unwrap();
         assert!(loss >= 0.0, "{call}");
+        // The call's value and the best call's are those of the whole auction.
         let best = call["best"].as_str().unwrap();
-        let best_ev = if best == "pass" {
-            0.0
-        } else {
+        if best != "pass" {
             assert_eq!(call["bids"][best]["callable"], true, "{call}");
-            call["bids"][best]["ev"].as_f64().unwrap()
-        };
+        }
+        let best_ev = call["calls"][best]["ev"].as_f64().unwrap();
         let ev = call["ev"].as_f64().unwrap();
         assert!((best_ev - ev - loss).abs() < 1e-3, "{call}");
-        if call["call"] == "pass" {
-            assert_eq!(ev, 0.0);
-        }
+        let made = call["call"].as_str().unwrap();
+        assert_eq!(ev, call["calls"][made]["ev"].as_f64().unwrap(), "{call}");
+        let values = call["calls"].as_object().unwrap();
+        assert!(
+            values
+                .values()
+                .all(|v| v["ev"].as_f64().unwrap() <= best_ev + 1e-9)
+        );
         assert_eq!(call["worlds"], 256);
     }
     // The same review twice, and with one thread, is the same.

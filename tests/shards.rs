@@ -538,6 +538,14 @@ fn a_stratified_bid_table_is_the_same_whatever_the_threads_and_shards() {
             .unwrap()
             .contains("class_share")
     );
+    // So is one that values every call in the whole auction too.
+    let auction = [&command[..], &["--auction"]].concat();
+    assert_threads_and_shards_agree(d, &auction);
+    assert!(
+        String::from_utf8(read(d, "merged.csv"))
+            .unwrap()
+            .contains("pass_ev")
+    );
 }
 
 /// `command` (a bid table) writes the same CSV with one thread (`single-1.csv`), two threads

@@ -1,7 +1,8 @@
 //! The coach of `napsim play`: hints for the seat to act, from the same tools the reviews use.
 //!
 //! - At a call: the hand evaluator ([`crate::eval::hand`]) on the seat's hand after the calls so
-//!   far: P(make), EV and its interval for every bid.
+//!   far: P(make), EV and its interval for every bid as declarer, and every legal call (passing
+//!   included) valued in the whole auction, the later seats still to speak.
 //! - At a card: each legal card's share of PIMC's sampled worlds won (from the seat's view) and
 //!   its double-dummy value (every hand visible: the declarer's tricks for the deal after it).
 
@@ -19,7 +20,8 @@ use crate::solver::with_thread_solver;
 pub struct CallCoach<'a> {
     /// The play policy of the evaluator's worlds.
     pub play: &'a dyn PlayPolicy,
-    /// The bid policy assumed for the seats that called before.
+    /// The bid policy assumed for the other seats: those that called before, and those still
+    /// to speak.
     pub others: &'a dyn BidPolicy,
     /// Worlds to play.
     pub worlds: u64,
@@ -28,8 +30,9 @@ pub struct CallCoach<'a> {
 }
 
 /// The evaluator's view of the call to make in `state` (in its auction): every bid from the
-/// seat to call after the calls so far, with the seat's hand. None when those calls are too
-/// rare to sample.
+/// seat to call after the calls so far, with the seat's hand, and every legal call valued in
+/// the whole auction (the summary recommends by those). None when those calls are too rare to
+/// sample.
 pub fn call_hint(
     state: &DealState,
     coach: &CallCoach,
@@ -45,6 +48,7 @@ pub fn call_hint(
         others: coach.others,
         play: coach.play,
         dd_column: true,
+        auction: true,
     };
     Ok(query
         .run(coach.worlds, seed, coach.threads, &Silent)?

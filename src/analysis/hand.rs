@@ -2,14 +2,14 @@
 //! (the evaluator itself is [`crate::eval::hand`]).
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
 use crate::bots::{bid_policy, input_files, play_policy};
 use crate::cards::CardSet;
 use crate::error::Error;
-use crate::eval::hand::{self, HandQuery, HandSummary, HandTally, StopReason, StopRule};
+use crate::eval::hand::{self, HandQuery, HandSummary, HandTally, Skip, StopReason, StopRule};
 use crate::game::Call;
 use crate::policy::{BidPolicy, PlayPolicy};
 use crate::rules::Profile;
@@ -36,11 +36,16 @@ pub struct HandJob {
     pub precision: Option<f64>,
     /// The earlier seats' calls, by name, in speaking order.
     pub after: Vec<String>,
-    /// The earlier seats' bid policy (a spec): the worlds kept are those where it makes their
-    /// calls.
+    /// The other seats' bid policy (a spec): the worlds kept are those where it makes the
+    /// earlier calls, and in the auction view the later seats bid with it.
     pub others_bid: String,
     /// Whether to count the double-dummy makes too.
     pub dd: bool,
+    /// Whether to value every call, passing included, in the whole auction (the later seats
+    /// bidding with `others_bid`) and recommend by it; `false`: the hand as declarer only, as
+    /// before the auction view (absent from files written before it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auction: bool,
     /// The report's format: `text`, `json` or `csv`.
     pub format: String,
     /// Files the policies read (`table:file=`), with a digest of each.
@@ -61,6 +66,8 @@ pub struct Hand {
     /// The bids an adaptive run has dropped so far (bit `i`: bid `i`), which the blocks
     /// started from now on need not play: set at each check, read as blocks start.
     skip: AtomicU64,
+    /// Whether it has dropped passing (in the auction view), likewise.
+    skip_pass: AtomicBool,
 }
 
 impl Hand {
@@ -75,6 +82,7 @@ impl Hand {
             others: self.others.as_ref(),
             play: self.play.as_ref(),
             dd_column: self.job.dd,
+            auction: self.job.auction,
         }
     }
 
@@ -110,6 +118,13 @@ impl Hand {
             )));
         }
         Ok(self.query().summarise(tally))
+    }
+}
+
+impl Hand {
+    fn store_skip(&self, skip: Skip) {
+        self.skip.store(skip.bids, Ordering::Relaxed);
+        self.skip_pass.store(skip.pass, Ordering::Relaxed);
     }
 }
 
@@ -154,6 +169,7 @@ impl LongCommand for Hand {
             others,
             play,
             skip: AtomicU64::new(0),
+            skip_pass: AtomicBool::new(false),
         })
     }
 
@@ -190,7 +206,10 @@ impl LongCommand for Hand {
     /// Skips the bids dropped so far: a block started after a check saw them dropped may
     /// skip them, as the merge leaves them out of every block after that check anyway.
     fn block(&self, _seed: u64, block: Block) -> HandTally {
-        let skip = self.skip.load(Ordering::Relaxed);
+        let skip = Skip {
+            bids: self.skip.load(Ordering::Relaxed),
+            pass: self.skip_pass.load(Ordering::Relaxed),
+        };
         self.query().evaluate_block_skipping(block, skip)
     }
 
@@ -214,12 +233,11 @@ impl LongCommand for Hand {
         if rule.reason(&query, tally).is_some() {
             return true;
         }
-        let skip = rule.drop_trailing(&query, tally);
-        self.skip.store(skip, Ordering::Relaxed);
+        self.store_skip(rule.drop_trailing(&query, tally));
         false
     }
 
     fn resuming(&self, tally: &HandTally) {
-        self.skip.store(tally.dropped_mask(), Ordering::Relaxed);
+        self.store_skip(tally.skipped());
     }
 }

@@ -90,6 +90,17 @@ pub struct BidValue {
     pub se: f64,
 }
 
+/// One call's value from a seat in the whole auction, as the evaluator found it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallValue {
+    /// The call.
+    pub call: Call,
+    /// The seat's expected units from the whole deal if it makes this call.
+    pub ev: f64,
+    /// The standard error of `ev`.
+    pub se: f64,
+}
+
 /// One call of the auction, judged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallReview {
@@ -102,11 +113,14 @@ pub struct CallReview {
     /// Every bid of the profile, valued; empty when the evaluator could not judge the call
     /// (the calls before it were too rare to sample, or taking a spare hand).
     pub bids: Vec<BidValue>,
-    /// The evaluator's best option: a bid, or None for passing.
+    /// Every call the seat could make, passing first, valued in the whole auction (the later
+    /// seats still to speak); empty when not judged.
+    pub calls: Vec<CallValue>,
+    /// The evaluator's best call in the whole auction: a bid, or None for passing.
     pub best: Option<BidId>,
-    /// The EV of the call made (passing: 0), when judged.
+    /// The call's value in the whole auction, when judged.
     pub ev: Option<f64>,
-    /// The best option's EV less the call's, when judged.
+    /// The best call's value less the call's, when judged.
     pub loss: Option<f64>,
     /// Worlds the evaluator played.
     pub worlds: u64,
@@ -265,6 +279,7 @@ fn review_calls(
             others: judge.others,
             play: judge.play,
             dd_column: false,
+            auction: true,
         };
         // Calls are reviewed with streams apart from the cards' (whose indices start at 0).
         let call_seed = seed ^ (0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(position as u64 + 1));
@@ -279,6 +294,7 @@ fn review_calls(
                 position,
                 call,
                 bids: Vec::new(),
+                calls: Vec::new(),
                 best: None,
                 ev: None,
                 loss: None,
@@ -297,20 +313,27 @@ fn review_calls(
                 se: b.ev_se,
             })
             .collect();
-        let ev_of = |option: Option<BidId>| option.map_or(0.0, |id| bids[id.index()].ev);
-        let ev = match call {
-            Call::Bid(id) => ev_of(Some(id)),
-            _ => 0.0,
-        };
+        let calls: Vec<CallValue> = summary
+            .calls
+            .iter()
+            .map(|c| CallValue {
+                call: c.call,
+                ev: c.auction_ev,
+                se: c.auction_ev_se,
+            })
+            .collect();
+        // The call made is legal, so it is among the calls valued.
+        let made = summary.calls.iter().find(|c| c.call == call);
         reviews.push(CallReview {
             seat,
             position,
             call,
             best: summary.recommended,
-            ev: Some(ev),
-            loss: Some(ev_of(summary.recommended) - ev),
+            ev: made.map(|c| c.auction_ev),
+            loss: made.map(|c| 0.0 - c.diff_best),
             worlds: summary.worlds,
             bids,
+            calls,
         });
     }
     Ok(reviews)

@@ -56,6 +56,7 @@ impl Thresholds {
             scheme: Scheme::Strength,
             opener: self.policies.opener.as_ref(),
             strata: None,
+            auction: false,
         }
     }
 }

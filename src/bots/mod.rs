@@ -6,7 +6,7 @@
 //! | `threshold[:BID=SCORE,...]` | bid | bids the highest legal bid whose hand-strength threshold the hand reaches ([`threshold`]) |
 //! | `always:bid=BID` | bid | eldest bids `BID`, everyone else passes: every deal is played |
 //! | `table:file=(FILE.csv)` | bid | bids from a `napsim bid-table --by exact` table: the legal bid with the highest positive expected units for its hand's class and seat, the threshold policy for classes the table lacks ([`table`]) |
-//! | `lookahead[:worlds=K,play=SPEC,others=SPEC]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units ([`lookahead`]) |
+//! | `lookahead[:worlds=K,play=SPEC,others=SPEC,auction=off\|on]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units as declarer, or with `auction=on` the legal call worth the most in the whole auction ([`lookahead`]) |
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
 //! | `expert[:worlds=K]` | play | the heuristic's rules with better misère defence, declarer trump play and defence when every trick counts, and the last tricks solved exactly over K sampled layouts of the hidden cards ([`expert`]) |

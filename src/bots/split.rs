@@ -5,6 +5,8 @@
 //! `split:declarer=(expert),defence=(pimc:worlds=16)` against `pimc:worlds=16` in a duplicate
 //! tournament isolates the declarer's play from the defence's.
 
+use std::sync::Arc;
+
 use crate::cards::Card;
 use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::rng::SimRng;
@@ -12,10 +14,10 @@ use crate::rules::Profile;
 
 /// The declarer's policy and the defenders'.
 pub struct Split {
-    declarer: Box<dyn PlayPolicy>,
-    defence: Box<dyn PlayPolicy>,
+    declarer: Arc<dyn PlayPolicy>,
+    defence: Arc<dyn PlayPolicy>,
     /// The defenders' policy against a misère, when it is not `defence`.
-    misere_defence: Option<Box<dyn PlayPolicy>>,
+    misere_defence: Option<Arc<dyn PlayPolicy>>,
 }
 
 impl Split {
@@ -24,7 +26,7 @@ impl Split {
     /// solver for every seat, which a split player is not.
     pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Split, SpecError> {
         spec.check_keys(&["declarer", "defence", "misere-defence"])?;
-        let part = |key: &str| -> Result<Box<dyn PlayPolicy>, SpecError> {
+        let part = |key: &str| -> Result<Arc<dyn PlayPolicy>, SpecError> {
             let text = spec.get(key).ok_or_else(|| SpecError::Missing {
                 policy: "split".into(),
                 key: key.into(),
@@ -39,7 +41,7 @@ impl Split {
                     reason: "a part may not see every hand (dd)".into(),
                 });
             }
-            Ok(policy)
+            Ok(Arc::from(policy))
         };
         Ok(Split {
             declarer: part("declarer")?,
@@ -59,6 +61,21 @@ impl PlayPolicy for Split {
             Some(misere) if view.is_misere() => misere.play(view, rng),
             _ => self.defence.play(view, rng),
         }
+    }
+
+    /// Each part as it plays unrepeated information sets, when one of them differs there.
+    fn unshared(&self) -> Option<Arc<dyn PlayPolicy>> {
+        let part = |p: &Arc<dyn PlayPolicy>| p.unshared();
+        let misere = self.misere_defence.as_ref().and_then(part);
+        let (declarer, defence) = (part(&self.declarer), part(&self.defence));
+        if declarer.is_none() && defence.is_none() && misere.is_none() {
+            return None;
+        }
+        Some(Arc::new(Split {
+            declarer: declarer.unwrap_or_else(|| Arc::clone(&self.declarer)),
+            defence: defence.unwrap_or_else(|| Arc::clone(&self.defence)),
+            misere_defence: misere.or_else(|| self.misere_defence.clone()),
+        }))
     }
 
     fn plays_by_rules_only(&self) -> bool {
@@ -120,5 +137,20 @@ mod tests {
             .err()
             .unwrap();
         assert!(error.to_string().contains("misere-defence"), "{error}");
+    }
+
+    #[test]
+    fn unshared_it_differs_only_where_a_part_does() {
+        let profile = Profile::builtin("heather-1875").unwrap();
+        let split = |spec: &str| Split::from_spec(&spec.parse().unwrap(), &profile).unwrap();
+        let plain = split("split:declarer=(heuristic),defence=(random)");
+        assert!(plain.unshared().is_none());
+        let shared = "split:declarer=(pimc:worlds=4,opening=16),defence=(heuristic)";
+        let unshared = split(shared)
+            .unshared()
+            .expect("the declarer's opening differs");
+        // Still a split player: the defence plays as before.
+        assert!(unshared.plays_by_rules_only());
+        assert!(unshared.unshared().is_none(), "unshared once is unshared");
     }
 }

@@ -131,7 +131,7 @@ pub enum RulesAction {
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
     /// Bid policy spec for every seat: pass, threshold[:three=11,...], always:bid=BID,
-    /// lookahead[:worlds=K,play=SPEC,others=SPEC], table:file=(FILE.csv).
+    /// lookahead[:worlds=K,play=SPEC,others=SPEC,auction=off|on], table:file=(FILE.csv).
     #[arg(long, value_name = "SPEC", default_value = "threshold")]
     pub bid: String,
     /// Play policy spec for every seat: random, heuristic, expert[:worlds=K], pimc[:worlds=K],
@@ -362,6 +362,11 @@ pub struct BidTableArgs {
     /// --per-class its N].
     #[arg(long, value_name = "N", value_parser = parse_whole)]
     pub min_hands: Option<u64>,
+    /// Also value every call, passing included, in the whole auction: the later seats still to
+    /// speak bid with the threshold policy, and whoever wins plays. Adds per row the bid's
+    /// value in the auction, passing's, the bid's gain over passing, and the best call.
+    #[arg(long)]
+    pub auction: bool,
     /// Write the CSV here (and its manifest to FILE.csv.meta.json); `-` for stdout.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
@@ -542,12 +547,22 @@ pub struct HandArgs {
     #[arg(long, value_name = "POINTS", value_parser = parse_points, allow_negative_numbers = true)]
     pub precision: Option<f64>,
     /// The calls of the SEAT earlier seats, in speaking order (`pass,three`): only worlds in
-    /// which those seats, bidding with --others-bid, would have made them are kept.
+    /// which those seats, bidding with --others-bid, would have made them are kept. Without
+    /// it the earlier seats' calls are unknown: the worlds are not conditioned, and in the
+    /// auction values those seats call in each world as --others-bid would (a bid they have
+    /// outbid counts as a pass).
     #[arg(long, value_name = "CALLS")]
     pub after: Option<String>,
-    /// The bid policy assumed for the earlier seats with --after.
+    /// The bid policy of the other seats: the earlier seats' (the worlds kept with --after
+    /// are those in which it makes their calls) and the later seats', who still speak after
+    /// the hand in the auction values.
     #[arg(long, value_name = "SPEC", default_value = "threshold")]
     pub others_bid: String,
+    /// Value the hand as declarer only, as if no later seat could speak and passing were worth
+    /// 0: no per-call auction values, and the recommendation is the best bid by its declarer
+    /// EV (napsim's answer before the auction values).
+    #[arg(long)]
+    pub as_declarer: bool,
     /// Leave out the double-dummy P(make) column.
     #[arg(long)]
     pub no_dd: bool,

@@ -228,6 +228,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                     .as_deref()
                     .map_or(Vec::new(), |t| t.split(',').map(String::from).collect()),
                 dd: !a.no_dd,
+                auction: !a.as_declarer,
                 format: if a.json {
                     "json"
                 } else if a.csv {
@@ -267,6 +268,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 classes_file: a.classes.map(|p| p.display().to_string()),
                 classes,
                 class_labels: a.class,
+                auction: a.auction,
             };
             let outputs = Outputs {
                 out: a.out,

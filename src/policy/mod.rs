@@ -89,12 +89,23 @@ pub trait PlayPolicy: Send + Sync + Any {
         None
     }
 
+    /// This policy as it plays deals whose information sets do not come back: where it spends
+    /// on a decision that it makes once per information set and remembers (PIMC's
+    /// `opening=K`), a cheap stand-in for that decision (PIMC's declarer then leads the
+    /// heuristic's card). Analyses that play one hand's information sets many times, and
+    /// others' once each (`napsim hand`'s contracts won by another seat), play those others
+    /// with it. `None`: the policy plays them as it is.
+    fn unshared(&self) -> Option<std::sync::Arc<dyn PlayPolicy>> {
+        None
+    }
+
     /// Whether this policy's cards depend on the contract's bid only through its play rules
     /// ([`Bid::plays_like`](crate::rules::Bid::plays_like): tricks needed or misère, the trump
     /// and lead rules, the floater), never through the bid's name, id, place in the ladder or
-    /// payouts. When true, a deal played under two bids that play alike, from the same
-    /// generator, gets the same cards, and analyses play it once for both (`napsim hand`
-    /// plays each world once per distinct contract). The default, `false`, is always safe: a
+    /// payouts, nor through the calls of the auction that led to it. When true, a deal played
+    /// under two bids that play alike, from the same generator, gets the same cards, and
+    /// analyses play it once for both (`napsim hand` plays each world once per distinct
+    /// contract, and once per contract another seat wins whatever the hand called before it). The default, `false`, is always safe: a
     /// policy that cannot promise it (an external bot) keeps it.
     fn plays_by_rules_only(&self) -> bool {
         false

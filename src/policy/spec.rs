@@ -232,6 +232,21 @@ impl Spec {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The switch `key` (`on` or `off`), or `default` when absent.
+    pub fn switch(&self, key: &str, default: bool) -> Result<bool, SpecError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some("on") => Ok(true),
+            Some("off") => Ok(false),
+            Some(text) => Err(SpecError::BadValue {
+                policy: self.name.clone(),
+                key: key.into(),
+                value: text.into(),
+                reason: "expected on or off".into(),
+            }),
+        }
+    }
+
     /// The value of `key` as a count from 1 to `max` (`default` when not given), refused with
     /// "expected `what` from 1 to `max`" otherwise (`what`: "a whole number of worlds").
     pub fn count(&self, key: &str, default: u64, max: u64, what: &str) -> Result<u64, SpecError> {

@@ -51,6 +51,14 @@ pub fn bid_table_markdown(doc: &BidTableDoc, rows: &[BidTableRow]) -> String {
          {} hands are not shown.\n",
         doc.profile, doc.command, doc.min_hands
     );
+    let auction = rows.first().is_some_and(|r| r.auction_ev.is_some());
+    if auction {
+        text += "\nIn the whole auction: the seats after this one still speak (bidding by the \
+                 threshold bidder) and whoever wins plays. Each cell adds the seat's expected \
+                 units from the whole deal if it calls the bid (auction); the pass column is \
+                 what passing is worth (not 0: a later seat may declare), and the best call is \
+                 the one worth the most there, beside the declarer view's best bid.\n";
+    }
     if doc.per_class.is_some() {
         text += "\nShare: the class's share of the hands reaching the seat, in percent (exact at \
                  seat 0; at later seats estimated from how often the earlier seats passed).\n";
@@ -65,10 +73,14 @@ pub fn bid_table_markdown(doc: &BidTableDoc, rows: &[BidTableRow]) -> String {
         for (seat, &(hands, rare)) in coverage.iter().enumerate() {
             let seat_rows: Vec<&&BidTableRow> =
                 table_rows.iter().filter(|r| r.seat == seat).collect();
-            let header: Vec<&str> = doc.bids.iter().map(|(_, label)| label.as_str()).collect();
+            let mut header: Vec<&str> = doc.bids.iter().map(|(_, label)| label.as_str()).collect();
+            if auction {
+                header.insert(0, "pass");
+            }
+            let bid_columns = doc.bids.len();
             match doc.per_class {
                 Some(n) => {
-                    let classes = seat_rows.len() / header.len().max(1);
+                    let classes = seat_rows.len() / bid_columns.max(1);
                     text += &format!(
                         "\n### Seat {seat}\n\n{classes} classes shown, {n} hands each.\n\n"
                     );
@@ -101,14 +113,18 @@ pub fn bid_table_markdown(doc: &BidTableDoc, rows: &[BidTableRow]) -> String {
                     .iter()
                     .find(|(name, _)| *name == first.best_bid)
                     .map_or("pass", |(_, label)| label.as_str());
-                let cells: Vec<String> = class_rows
-                    .iter()
-                    .map(|r| {
+                let pass_cell = first.pass_ev.map(|p| format!("{p:+.2}")).into_iter();
+                let cells: Vec<String> = pass_cell
+                    .chain(class_rows.iter().map(|r| {
                         let dd = r
                             .dd_p_make
                             .map_or(String::new(), |p| format!(" dd {}", pct(p)));
+                        let in_auction = match r.auction_ev {
+                            Some(Some(v)) => format!(", auction {v:+.2}"),
+                            _ => String::new(),
+                        };
                         let cell = format!(
-                            "{} ({}–{}){dd}, EV {:+.2}",
+                            "{} ({}–{}){dd}, EV {:+.2}{in_auction}",
                             pct(r.p_make),
                             pct(r.ci95_low),
                             pct(r.ci95_high),
@@ -119,13 +135,24 @@ pub fn bid_table_markdown(doc: &BidTableDoc, rows: &[BidTableRow]) -> String {
                         } else {
                             cell
                         }
-                    })
+                    }))
                     .collect();
+                let best = match &first.best_call {
+                    Some(call) => {
+                        let label = doc
+                            .bids
+                            .iter()
+                            .find(|(name, _)| name == call)
+                            .map_or("pass", |(_, label)| label.as_str());
+                        format!("**{label}** (declarer: {best_label})")
+                    }
+                    None => format!("**{best_label}**"),
+                };
                 let share = first
                     .class_share
                     .map_or(String::new(), |p| format!(" {} |", share_percent(p)));
                 text += &format!(
-                    "| {} | {} |{share} {} | **{best_label}** |\n",
+                    "| {} | {} |{share} {} | {best} |\n",
                     first.class,
                     first.hands,
                     cells.join(" | ")

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::cards::CardSet;
-use crate::eval::hand::{BidSummary, HandSummary, StopReason, StopRule};
+use crate::eval::hand::{BidSummary, CallSummary, HandSummary, StopReason, StopRule};
 use crate::rules::Profile;
 
 /// Everything `napsim hand` reports: the question and the answer.
@@ -55,6 +55,20 @@ struct BidJson<'a> {
     dropped_after: Option<u64>,
 }
 
+/// One call in the JSON: its value in the whole auction.
+#[derive(Serialize)]
+struct CallJson<'a> {
+    call: &'a str,
+    auction_ev: f64,
+    auction_ev_se: f64,
+    diff_best: f64,
+    diff_best_se: f64,
+    p_contract: f64,
+    /// The worlds after which an adaptive run dropped it (absent: valued in every world).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dropped_after: Option<u64>,
+}
+
 /// The JSON document.
 #[derive(Serialize)]
 struct HandJson<'a> {
@@ -70,6 +84,9 @@ struct HandJson<'a> {
     seed: u64,
     tricks: [f64; 6],
     bids: Vec<BidJson<'a>>,
+    /// Every call valued in the whole auction (absent with `--as-declarer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    calls: Option<Vec<CallJson<'a>>>,
     recommended: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     stopping: Option<StoppingJson>,
@@ -97,21 +114,58 @@ struct HandRow<'a> {
     tricks_4: f64,
     tricks_5: f64,
     bid: &'a str,
-    tricks_needed: u8,
-    callable: bool,
-    p_make: f64,
-    ci95_low: f64,
-    ci95_high: f64,
-    ev: f64,
-    ev_se: f64,
-    breakeven: f64,
+    tricks_needed: Option<u8>,
+    callable: Option<bool>,
+    p_make: Option<f64>,
+    ci95_low: Option<f64>,
+    ci95_high: Option<f64>,
+    ev: Option<f64>,
+    ev_se: Option<f64>,
+    breakeven: Option<f64>,
     dd_p_make: Option<f64>,
     recommended: &'a str,
+}
+
+/// The auction columns of a CSV row (the auction view only): the call's value in the whole
+/// auction, empty for a bid the hand may not call.
+#[derive(Serialize)]
+struct CallColumns {
+    auction_ev: Option<f64>,
+    auction_ev_se: Option<f64>,
+    diff_best: Option<f64>,
+    diff_best_se: Option<f64>,
+    p_contract: Option<f64>,
+}
+
+impl CallColumns {
+    fn of(call: Option<&CallSummary>) -> CallColumns {
+        CallColumns {
+            auction_ev: call.map(|c| c.auction_ev),
+            auction_ev_se: call.map(|c| c.auction_ev_se),
+            diff_best: call.map(|c| c.diff_best),
+            diff_best_se: call.map(|c| c.diff_best_se),
+            p_contract: call.map(|c| c.p_contract),
+        }
+    }
 }
 
 impl HandReport<'_> {
     fn bid_name(&self, bid: &BidSummary) -> &str {
         self.profile.bid(bid.id).name()
+    }
+
+    /// The call of `bid` among the calls valued in the whole auction.
+    fn call_of(&self, bid: &BidSummary) -> Option<&CallSummary> {
+        let call = crate::game::Call::Bid(bid.id);
+        self.summary.calls.iter().find(|c| c.call == call)
+    }
+
+    /// The label of a call, for people: `Pass` or the bid's label.
+    fn call_label(&self, call: crate::game::Call) -> &str {
+        match call {
+            crate::game::Call::Bid(id) => self.profile.bid(id).label(),
+            _ => "Pass",
+        }
     }
 
     fn recommended(&self) -> &str {
@@ -151,6 +205,21 @@ impl HandReport<'_> {
                     dropped_after: b.dropped.then_some(b.worlds),
                 })
                 .collect(),
+            calls: (!self.summary.calls.is_empty()).then(|| {
+                self.summary
+                    .calls
+                    .iter()
+                    .map(|c| CallJson {
+                        call: c.call.name(self.profile),
+                        auction_ev: c.auction_ev,
+                        auction_ev_se: c.auction_ev_se,
+                        diff_best: c.diff_best,
+                        diff_best_se: c.diff_best_se,
+                        p_contract: c.p_contract,
+                        dropped_after: c.dropped.then_some(c.worlds),
+                    })
+                    .collect()
+            }),
             recommended: self.recommended(),
             stopping: self.stopping.map(|(rule, reason)| StoppingJson {
                 precision: rule.points,
@@ -161,43 +230,71 @@ impl HandReport<'_> {
         serde_json::to_string(&doc).expect("plain data serialises")
     }
 
-    /// The CSV: a header and one row per bid.
+    /// The CSV: a header and one row per bid; in the auction view each row also holds the
+    /// bid's call valued in the whole auction, after a first row for passing (whose bid
+    /// columns are empty but for `bid`, `pass`).
     pub fn csv(&self) -> Result<Vec<u8>, csv::Error> {
-        let rows: Vec<HandRow> = self
+        let rows: Vec<HandRow> = self.summary.bids.iter().map(|b| self.row(b)).collect();
+        if self.summary.calls.is_empty() {
+            return super::csv_bytes(&rows);
+        }
+        let pass = self
             .summary
-            .bids
+            .calls
             .iter()
-            .map(|b| HandRow {
-                hand: self.hand.to_string(),
-                players: self.players,
-                seat: self.seat,
-                profile: self.profile.name(),
-                play: self.play,
-                after: self.after.join(","),
-                others_bid: self.others_bid,
-                worlds: b.worlds,
-                worlds_drawn: self.summary.worlds_drawn,
-                seed: self.seed,
-                tricks_0: self.summary.tricks[0],
-                tricks_1: self.summary.tricks[1],
-                tricks_2: self.summary.tricks[2],
-                tricks_3: self.summary.tricks[3],
-                tricks_4: self.summary.tricks[4],
-                tricks_5: self.summary.tricks[5],
-                bid: self.bid_name(b),
-                tricks_needed: b.tricks_needed,
-                callable: b.callable,
-                p_make: b.p_make,
-                ci95_low: b.ci95.0,
-                ci95_high: b.ci95.1,
-                ev: b.ev,
-                ev_se: b.ev_se,
-                breakeven: b.breakeven,
-                dd_p_make: b.dd_p_make,
-                recommended: self.recommended(),
-            })
-            .collect();
-        super::csv_bytes(&rows)
+            .find(|c| c.call == crate::game::Call::Pass);
+        let pass_row = HandRow {
+            worlds: pass.map_or(0, |c| c.worlds),
+            bid: "pass",
+            tricks_needed: None,
+            callable: None,
+            p_make: None,
+            ci95_low: None,
+            ci95_high: None,
+            ev: None,
+            ev_se: None,
+            breakeven: None,
+            dd_p_make: None,
+            ..self.row(&self.summary.bids[0])
+        };
+        let mut with_calls = vec![(pass_row, CallColumns::of(pass))];
+        for (row, bid) in rows.into_iter().zip(&self.summary.bids) {
+            with_calls.push((row, CallColumns::of(self.call_of(bid))));
+        }
+        super::csv_bytes(&with_calls)
+    }
+
+    /// The CSV row of one bid.
+    fn row(&self, b: &BidSummary) -> HandRow<'_> {
+        HandRow {
+            hand: self.hand.to_string(),
+            players: self.players,
+            seat: self.seat,
+            profile: self.profile.name(),
+            play: self.play,
+            after: self.after.join(","),
+            others_bid: self.others_bid,
+            worlds: b.worlds,
+            worlds_drawn: self.summary.worlds_drawn,
+            seed: self.seed,
+            tricks_0: self.summary.tricks[0],
+            tricks_1: self.summary.tricks[1],
+            tricks_2: self.summary.tricks[2],
+            tricks_3: self.summary.tricks[3],
+            tricks_4: self.summary.tricks[4],
+            tricks_5: self.summary.tricks[5],
+            bid: self.bid_name(b),
+            tricks_needed: Some(b.tricks_needed),
+            callable: Some(b.callable),
+            p_make: Some(b.p_make),
+            ci95_low: Some(b.ci95.0),
+            ci95_high: Some(b.ci95.1),
+            ev: Some(b.ev),
+            ev_se: Some(b.ev_se),
+            breakeven: Some(b.breakeven),
+            dd_p_make: b.dd_p_make,
+            recommended: self.recommended(),
+        }
     }
 
     /// The table for people.
@@ -243,10 +340,16 @@ impl HandReport<'_> {
             "break-even",
             if dd { "  DD P(make)" } else { "" }
         );
+        let auction = !s.calls.is_empty();
+        // In the auction view the bid table marks the declarer view's choice.
+        let (marked, best) = match auction {
+            true => (s.declarer_recommended, "  <- best as declarer"),
+            false => (s.recommended, "  <- best"),
+        };
         for b in &s.bids {
             let bid = self.profile.bid(b.id);
-            let mark = match (s.recommended == Some(b.id), b.callable, b.dropped) {
-                (true, _, _) => "  <- best".to_string(),
+            let mark = match (marked == Some(b.id), b.callable, b.dropped) {
+                (true, _, _) => best.to_string(),
                 (false, true, false) => String::new(),
                 (false, false, false) => "  (not callable here)".to_string(),
                 (false, true, true) => format!("  (dropped after {} worlds)", b.worlds),
@@ -276,18 +379,31 @@ impl HandReport<'_> {
         for (n, p) in s.tricks.iter().enumerate() {
             text += &format!("  {n}: {}", pct(*p));
         }
+        text += "\n";
+        if auction {
+            text += &self.calls_text(width);
+        }
         // A dropped bid keeps the expected units of its own worlds, which may be positive.
         let pass = if s.bids.iter().any(|b| b.dropped && b.ev > 0.0) {
             "pass (no bid played to the end has a positive EV)"
         } else {
             "pass (no bid has a positive EV)"
         };
-        text += &format!(
-            "\n\nrecommended: {}\n",
-            s.recommended.map_or(pass.to_string(), |id| {
-                self.profile.bid(id).label().to_string()
-            })
-        );
+        let declarer_choice = s.declarer_recommended.map_or(pass.to_string(), |id| {
+            self.profile.bid(id).label().to_string()
+        });
+        if auction {
+            let call = s
+                .recommended
+                .map_or(crate::game::Call::Pass, crate::game::Call::Bid);
+            text += &format!(
+                "\nrecommended: {} (the call worth the most in the whole auction)\nas declarer \
+                 alone (no later call, passing worth 0): {declarer_choice}\n",
+                self.call_label(call)
+            );
+        } else {
+            text += &format!("\nrecommended: {declarer_choice}\n");
+        }
         if let Some((rule, reason)) = self.stopping {
             text += &self.stopped(rule, reason);
         }
@@ -295,6 +411,46 @@ impl HandReport<'_> {
             text += "a bid dropped after N worlds trailed the best call there by more than the \
                      settling lead (world by world; below zero by as much when passing was \
                      best): the rest of the run did not play it\n";
+        }
+        text
+    }
+
+    /// The table of the calls valued in the whole auction.
+    fn calls_text(&self, width: usize) -> String {
+        let s = self.summary;
+        let mut text = format!(
+            "\nin the whole auction (the later seats bid {}{}; every call on the same worlds):\n",
+            self.others_bid,
+            if self.after.is_empty() && self.seat > 0 {
+                ", and so did the earlier seats: a bid they outbid counts as a pass"
+            } else {
+                ""
+            }
+        );
+        text += &format!(
+            "{:<width$} {:>8} {:>6} {:>8} {:>6} {:>9}\n",
+            "call", "EV", "±se", "vs best", "±se", "contract"
+        );
+        for c in &s.calls {
+            let best = s
+                .recommended
+                .map_or(crate::game::Call::Pass, crate::game::Call::Bid);
+            let mark = if c.call == best {
+                "  <- best".to_string()
+            } else if c.dropped {
+                format!("  (dropped after {} worlds)", c.worlds)
+            } else {
+                String::new()
+            };
+            text += &format!(
+                "{:<width$} {:>+8.3} {:>6.3} {:>+8.3} {:>6.3} {:>9}{mark}\n",
+                self.call_label(c.call),
+                c.auction_ev,
+                c.auction_ev_se,
+                c.diff_best,
+                c.diff_best_se,
+                format!("{:.1}%", 100.0 * c.p_contract),
+            );
         }
         text
     }

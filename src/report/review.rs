@@ -52,6 +52,13 @@ pub fn review_json_lines(review: &DealReview, deal: usize, profile: &Profile) ->
                 json!({"ev": round(b.ev), "se": round(b.se), "callable": b.callable}),
             );
         }
+        let mut calls = Map::new();
+        for c in &call.calls {
+            calls.insert(
+                c.call.name(profile).to_string(),
+                json!({"ev": round(c.ev), "se": round(c.se)}),
+            );
+        }
         let best = match (&call.ev, call.best) {
             (None, _) => Value::Null,
             (Some(_), Some(id)) => Value::from(profile.bid(id).name()),
@@ -68,6 +75,7 @@ pub fn review_json_lines(review: &DealReview, deal: usize, profile: &Profile) ->
             "best": best,
             "worlds": call.worlds,
             "bids": bids,
+            "calls": calls,
         });
         text += &line.to_string();
         text.push('\n');

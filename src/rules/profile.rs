@@ -160,6 +160,12 @@ impl Bid {
         let players = players as i64;
         each * (players - 1) - into_kitty_each * players
     }
+    /// A defender's units from a contract of this bid, counting the payouts only (as
+    /// [`Bid::declarer_units`]): it pays `made` when the bid is made, and receives `failed`
+    /// when it fails (nothing where the failure pays the kitty).
+    pub fn defender_units(&self, made: bool) -> i64 {
+        -self.stakes(made).0
+    }
     /// The stakes of a contract of this bid, made or failed: the units each opponent pays the
     /// declarer (negative: the declarer pays each opponent), and the units the declarer pays
     /// into the kitty for each player. A deal's settlement builds on this.

@@ -27,7 +27,7 @@ use crate::stats::{mean_se, wilson95};
 
 pub use crate::eval::classes::{Class, Scheme};
 use crate::eval::hand::worlds::{World, WorldDealer};
-use crate::eval::hand::{BidOutcomes, HandQuery};
+use crate::eval::hand::{AuctionTally, BidOutcomes, HandQuery, PASS_INDEX, call_index};
 pub use chart::{BidChart, ChartGroup};
 use strata::{ClassIndex, MAX_DRAWS_PER_HAND, PASSES};
 
@@ -54,6 +54,9 @@ pub struct BidTableConfig<'a> {
     pub opener: &'a dyn BidPolicy,
     /// Class-targeted sampling, or None for random deals.
     pub strata: Option<&'a Strata>,
+    /// Also value every call, passing included, in the whole auction (the later seats bidding
+    /// with `opener`).
+    pub auction: bool,
 }
 
 /// What a stratified run (`--per-class N`) plays: N hands of each (seat, class) pair.
@@ -69,9 +72,9 @@ pub struct Strata {
     pub dd_hands: u64,
 }
 
-/// The tallies of one (seat, class). Stored in files as the array `[hands, dd_hands, bids]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(from = "ClassRepr", into = "ClassRepr")]
+/// The tallies of one (seat, class). Stored in files as the array `[hands, dd_hands, bids]`,
+/// with the calls' tally as a fourth element in the auction view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassTally {
     /// Hands evaluated.
     pub hands: u64,
@@ -79,25 +82,49 @@ pub struct ClassTally {
     pub dd_hands: u64,
     /// One entry per bid of the profile.
     pub bids: Vec<BidOutcomes>,
+    /// Every call valued in the whole auction (`--auction`), else None.
+    pub calls: Option<AuctionTally>,
 }
 
-/// [`ClassTally`] as a JSON array.
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
-struct ClassRepr(u64, u64, Vec<BidOutcomes>);
-
-impl From<ClassRepr> for ClassTally {
-    fn from(ClassRepr(hands, dd_hands, bids): ClassRepr) -> ClassTally {
-        ClassTally {
-            hands,
-            dd_hands,
-            bids,
+impl Serialize for ClassTally {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple;
+        let len = if self.calls.is_some() { 4 } else { 3 };
+        let mut tuple = serializer.serialize_tuple(len)?;
+        tuple.serialize_element(&self.hands)?;
+        tuple.serialize_element(&self.dd_hands)?;
+        tuple.serialize_element(&self.bids)?;
+        if let Some(calls) = &self.calls {
+            tuple.serialize_element(calls)?;
         }
+        tuple.end()
     }
 }
 
-impl From<ClassTally> for ClassRepr {
-    fn from(t: ClassTally) -> ClassRepr {
-        ClassRepr(t.hands, t.dd_hands, t.bids)
+impl<'de> Deserialize<'de> for ClassTally {
+    /// The array of three elements, or four with the calls. (Not an untagged enum: serde
+    /// buffers those in a form without 128-bit integers, which the squares need.)
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ClassTally, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = ClassTally;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("[hands, dd_hands, bids] or [hands, dd_hands, bids, calls]")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<ClassTally, A::Error> {
+                let missing = |i| serde::de::Error::invalid_length(i, &self);
+                Ok(ClassTally {
+                    hands: seq.next_element()?.ok_or_else(|| missing(0))?,
+                    dd_hands: seq.next_element()?.ok_or_else(|| missing(1))?,
+                    bids: seq.next_element()?.ok_or_else(|| missing(2))?,
+                    calls: seq.next_element()?,
+                })
+            }
+        }
+        deserializer.deserialize_seq(Visit)
     }
 }
 
@@ -170,6 +197,12 @@ impl Tally for BidTableTally {
             for b in &t.bids {
                 b.check(t.hands, t.dd_hands)?;
             }
+            if t.calls
+                .as_ref()
+                .is_some_and(|c| !c.is_consistent(bids, t.hands))
+            {
+                return Err(TallyError::ClassCounts);
+            }
         }
         Ok(())
     }
@@ -194,6 +227,11 @@ impl Tally for BidTableTally {
             }
             for (a, b) in ours.bids.iter_mut().zip(&theirs.bids) {
                 a.add(b);
+            }
+            if let Some(calls) = &theirs.calls {
+                let bids = calls.calls.len().saturating_sub(1);
+                let ours = ours.calls.get_or_insert_with(|| AuctionTally::new(bids));
+                ours.merge(calls, |_| false);
             }
         }
     }
@@ -229,7 +267,8 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
         );
         for seat in 0..players {
             let seed = next_u64(&mut block.policy_rng);
-            evaluate_seat(config, &mut tally, &world, seat, dd, seed);
+            let before = config.auction.then(|| auction.clone());
+            evaluate_seat(config, &mut tally, (&world, before), seat, dd, seed);
             // Later seats count only while everyone so far has passed (as in a real auction:
             // a seat may take the spare hand or look at the floater first).
             if auction_turn(&mut auction, config.opener, &mut block.policy_rng) != Call::Pass {
@@ -241,11 +280,12 @@ pub fn bid_table_block(config: &BidTableConfig, mut block: Block) -> BidTableTal
 }
 
 /// Evaluates the hand of `seat` in `world` for every bid (the plays drawing from `seed`) and
-/// tallies it under its class.
+/// tallies it under its class; with `before` (the deal at the seat's turn, the earlier seats
+/// having passed), every call in the whole auction too.
 fn evaluate_seat(
     config: &BidTableConfig,
     tally: &mut BidTableTally,
-    world: &World,
+    (world, before): (&World, Option<DealState>),
     seat: usize,
     dd: bool,
     seed: u64,
@@ -260,17 +300,26 @@ fn evaluate_seat(
         others: config.opener,
         play: config.play,
         dd_column: dd,
+        auction: false,
     };
     let entry = tally
         .classes
         .entry((seat, config.scheme.class(hand)))
         .or_insert_with(|| ClassTally {
             bids: vec![BidOutcomes::default(); config.profile.bids().len()],
+            calls: before
+                .is_some()
+                .then(|| AuctionTally::new(config.profile.bids().len())),
             ..ClassTally::default()
         });
     entry.hands += 1;
     entry.dd_hands += u64::from(dd);
-    query.evaluate_world(world, seed, &mut entry.bids);
+    match (before, &mut entry.calls) {
+        (Some(before), Some(calls)) => {
+            query.evaluate_world_with_calls(world, before, seed, &mut entry.bids, calls);
+        }
+        _ => query.evaluate_world(world, seed, &mut entry.bids),
+    }
 }
 
 /// The hands of one block of a stratified run: unit `u` is hand `u % per_class` of pair
@@ -304,15 +353,16 @@ pub fn stratified_block(
             let dealer =
                 WorldDealer::new(profile, players, seat, hand, &PASSES[..seat], config.opener);
             let world = dealer.draw(&mut block.deal_rng);
-            if dealer.accepts(&world, &mut block.policy_rng) {
-                break Some(world);
+            if let Some(before) = dealer.before_hand(&world, &mut block.policy_rng) {
+                break Some((world, before));
             }
         };
         *tally.draws.entry((seat, class)).or_default() += drawn;
-        if let Some(world) = world {
+        if let Some((world, before)) = world {
             let dd = unit % strata.per_class < strata.dd_hands;
             let seed = next_u64(&mut block.policy_rng);
-            evaluate_seat(config, &mut tally, &world, seat, dd, seed);
+            let before = config.auction.then_some(before);
+            evaluate_seat(config, &mut tally, (&world, before), seat, dd, seed);
         }
         // One plain deal: how far its auction passes estimates how many hands reach each seat.
         shuffler.reset();
@@ -367,6 +417,9 @@ pub struct BidTableJob {
     /// With `per_class`: classes named one by one (`--class`), played at every seat.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub class_labels: Vec<String>,
+    /// Also value every call, passing included, in the whole auction (`--auction`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auction: bool,
 }
 
 /// The schemes a bid table may be grouped by (`--by`).
@@ -422,6 +475,7 @@ impl BidTable {
             scheme: self.scheme,
             opener: self.policies.opener.as_ref(),
             strata: self.strata.as_ref(),
+            auction: self.job.auction,
         }
     }
 }
@@ -561,6 +615,30 @@ pub struct BidTableRow {
     /// estimated at later seats; see [`strata`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub class_share: Option<f64>,
+    /// The auction view only (`--auction`, as every field below): the seat's expected units
+    /// from the whole deal if it calls this bid, the later seats still to speak (empty when it
+    /// may not call it after passes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auction_ev: Option<Option<f64>>,
+    /// Its standard error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auction_ev_se: Option<Option<f64>>,
+    /// The seat's expected units from the whole deal if it passes (the class's, on every row).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pass_ev: Option<f64>,
+    /// Its standard error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pass_ev_se: Option<f64>,
+    /// `auction_ev` less `pass_ev`, hand by hand: what calling the bid gains over passing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vs_pass: Option<Option<f64>>,
+    /// Its standard error (paired).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vs_pass_se: Option<Option<f64>>,
+    /// The class's best call in the whole auction: the callable call, passing included, with
+    /// the highest `auction_ev` (ties to the earlier call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_call: Option<String>,
 }
 
 /// The share of `class` among the hands reaching `seat` in a stratified run: its exact share,
@@ -624,7 +702,31 @@ pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> V
         let share = config
             .strata
             .map(|strata| class_share(tally, strata, *seat, *class));
+        // The auction view: each call's value, and the best call.
+        let call_value = |c: usize| {
+            let calls = t.calls.as_ref()?;
+            (calls.call_worlds(c) > 0).then(|| calls.ev(c)).flatten()
+        };
+        let vs_pass = |c: usize| {
+            let calls = t.calls.as_ref()?;
+            (calls.call_worlds(c) > 0)
+                .then(|| calls.paired(c, PASS_INDEX))
+                .flatten()
+        };
+        let best_call = t.calls.as_ref().map(|calls| {
+            let best = (0..calls.calls.len())
+                .filter(|&c| calls.call_worlds(c) > 0)
+                .fold(PASS_INDEX, |best, c| {
+                    let ev = |c: usize| calls.ev(c).map_or(f64::NEG_INFINITY, |(m, _)| m);
+                    if ev(c) > ev(best) { c } else { best }
+                });
+            crate::eval::hand::call_at(best).name(profile).to_string()
+        });
+        let pass = call_value(PASS_INDEX);
         for (id, b) in profile.bid_ids().zip(&t.bids) {
+            let auction = t.calls.is_some();
+            let value = call_value(call_index(id));
+            let gain = vs_pass(call_index(id));
             let bid = profile.bid(id);
             let ci = wilson95(b.made, t.hands).unwrap_or((0.0, 1.0));
             let (ev, ev_se) = mean_se(t.hands, b.units, b.units_sq).unwrap_or((0.0, 0.0));
@@ -646,6 +748,13 @@ pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> V
                 dd_p_make: (t.dd_hands > 0).then(|| b.dd_made as f64 / t.dd_hands as f64),
                 best_bid: best_bid.clone(),
                 class_share: share,
+                auction_ev: auction.then(|| value.map(|v| v.0)),
+                auction_ev_se: auction.then(|| value.map(|v| v.1)),
+                pass_ev: pass.map(|p| p.0),
+                pass_ev_se: pass.map(|p| p.1),
+                vs_pass: auction.then(|| gain.map(|g| g.0)),
+                vs_pass_se: auction.then(|| gain.map(|g| g.1)),
+                best_call: best_call.clone(),
             });
         }
     }

@@ -56,6 +56,8 @@ pub struct Pimc {
     worlds: usize,
     /// With `opening=K`: the declarer's opening lead, over K worlds of its own.
     opening: Option<Arc<opening::OpeningLeads>>,
+    /// The declarer leads the heuristic's card ([`PlayPolicy::unshared`] of `opening=K`).
+    natural_opening: bool,
 }
 
 impl Pimc {
@@ -72,7 +74,11 @@ impl Pimc {
             }
             None => None,
         };
-        Ok(Pimc { worlds, opening })
+        Ok(Pimc {
+            worlds,
+            opening,
+            natural_opening: false,
+        })
     }
 
     /// The number of worlds per decision.
@@ -89,9 +95,26 @@ impl PlayPolicy for Pimc {
         true
     }
 
+    /// With `opening=K`, the declarer leads the heuristic's card: a lead decided over K worlds
+    /// pays only when its information set comes back, and over the ordinary worlds it is the
+    /// dearest card of a deal (a whole deal to solve), several times the rest of the play at
+    /// six and seven players. Every later card is PIMC's.
+    fn unshared(&self) -> Option<Arc<dyn PlayPolicy>> {
+        self.opening.as_ref().map(|_| {
+            Arc::new(Pimc {
+                worlds: self.worlds,
+                opening: None,
+                natural_opening: true,
+            }) as Arc<dyn PlayPolicy>
+        })
+    }
+
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
         let best = |scan: &Scan, solver: &mut Solver, order: &[Card]| scan.best(solver, order);
         match &self.opening {
+            None if self.natural_opening && opening::OpeningLeads::applies(view) => {
+                Heuristic.play(view, rng)
+            }
             Some(leads) if opening::OpeningLeads::applies(view) => {
                 leads.lead(view, |rng, worlds| self.decide(view, rng, worlds, best))
             }
@@ -356,6 +379,7 @@ mod tests {
             let pimc = Pimc {
                 worlds: 12,
                 opening: None,
+                natural_opening: false,
             };
             let (mut differ, mut misere) = (0, 0);
             for state in positions(&profile, players, 500, seed) {
@@ -431,11 +455,39 @@ mod tests {
     }
 
     #[test]
+    fn unshared_it_leads_the_heuristics_card_and_plays_on_as_pimc() {
+        let profile = Profile::builtin("heather-1875").unwrap();
+        let table = Table::uniform(&Pass, &Heuristic);
+        let with = Pimc::from_spec(&"pimc:worlds=4,opening=24".parse().unwrap()).unwrap();
+        let unshared = with.unshared().expect("opening=K differs unshared");
+        let plain = Pimc::from_spec(&"pimc:worlds=4".parse().unwrap()).unwrap();
+        assert!(plain.unshared().is_none());
+        let mut shuffler = Shuffler::new(&profile, 4);
+        let mut rng = base_rng(5);
+        for deal in 0..20 {
+            shuffler.reset();
+            let hands = shuffler.deal(0, &mut rng).hands;
+            let bid = profile.bid_id("three").unwrap();
+            let mut state = DealState::declared(&profile, &hands[..4], None, 0, bid);
+            settle_contract(&mut state, &table, &mut base_rng(0));
+            let view = PlayView::new(&state);
+            let lead = unshared.play(&view, &mut base_rng(deal));
+            assert_eq!(lead, Heuristic.play(&view, &mut base_rng(deal)));
+            state.play(lead).unwrap();
+            let view = PlayView::new(&state);
+            let (mut a, mut b) = (base_rng(deal), base_rng(deal));
+            assert_eq!(unshared.play(&view, &mut a), plain.play(&view, &mut b));
+            assert_eq!(a, b, "the same draws from the deal's stream");
+        }
+    }
+
+    #[test]
     fn a_sealed_contract_is_played_as_the_heuristic_plays_without_drawing() {
         let profile = Profile::builtin("pub-guide").unwrap();
         let pimc = Pimc {
             worlds: 8,
             opening: None,
+            natural_opening: false,
         };
         let mut sealed_seen = 0;
         for state in positions(&profile, 4, 500, 4) {

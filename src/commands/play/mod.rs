@@ -758,13 +758,35 @@ impl Session<'_> {
                              "ev": b.ev, "ev_se": b.ev_se, "dd_p_make": b.dd_p_make}),
             );
         }
-        let best = summary
-            .recommended
-            .map_or("pass", |id| self.profile.bid(id).name());
-        text += &format!("best: {best}");
+        text += "in the whole auction (the seats still to speak bid too):\ncall         EV     ± SE   vs best  ± SE   contract\n";
+        let mut calls = Vec::new();
+        for c in &summary.calls {
+            text += &format!(
+                "{:<12} {:>+6.2}  {:>5.2}  {:>+6.2}  {:>5.2}  {:>6.1}%\n",
+                c.call.name(self.profile),
+                c.auction_ev,
+                c.auction_ev_se,
+                c.diff_best,
+                c.diff_best_se,
+                100.0 * c.p_contract
+            );
+            calls.push(
+                json!({"call": c.call.name(self.profile), "auction_ev": c.auction_ev,
+                "auction_ev_se": c.auction_ev_se, "diff_best": c.diff_best,
+                "diff_best_se": c.diff_best_se, "p_contract": c.p_contract}),
+            );
+        }
+        let name =
+            |bid: Option<crate::rules::BidId>| bid.map_or("pass", |id| self.profile.bid(id).name());
+        let (best, as_declarer) = (
+            name(summary.recommended),
+            name(summary.declarer_recommended),
+        );
+        text += &format!("best: {best} (as declarer alone, passing worth 0: {as_declarer})");
         io.tell(
             &text,
-            json!({"type": "hint", "worlds": summary.worlds, "bids": bids, "best": best}),
+            json!({"type": "hint", "worlds": summary.worlds, "bids": bids, "calls": calls,
+                   "best": best, "best_as_declarer": as_declarer}),
         )
     }
 

@@ -8,10 +8,12 @@
 //! only (no kitty, no antes). Blocks of worlds, each with its own streams, make the result
 //! independent of the thread count ([`crate::sim`]).
 
+mod auction;
 mod input;
 mod stopping;
 pub mod worlds;
 
+pub use auction::{AuctionTally, CallOutcomes, PASS_INDEX, PASSED_OUT_UNITS, call_at, call_index};
 pub use input::{HandInputError, PILOT_DRAWS, PILOT_MIN_KEPT, parse_after, parse_hand_for};
 pub use stopping::{
     CHECK_EVERY, EARLY_CHECKS, EARLY_PLAYERS, StopReason, StopRule, Z_EARLY, Z_SETTLED,
@@ -57,6 +59,9 @@ pub struct HandQuery<'a> {
     pub play: &'a dyn PlayPolicy,
     /// Also count the double-dummy makes beside the play policy's.
     pub dd_column: bool,
+    /// Also value every call, passing included, in the whole auction: the later seats bid
+    /// with `others` too, and whoever wins plays ([`auction`]).
+    pub auction: bool,
 }
 
 /// How one bid fared over the worlds. Stored in files as the array `[made, dd_made, units,
@@ -150,6 +155,9 @@ pub struct HandTally {
     /// later leave their counts (and their pairs) as they were. Empty: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<bool>,
+    /// Every call valued in the whole auction ([`HandQuery::auction`]); `None` when not asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auction: Option<AuctionTally>,
 }
 
 /// Where the pair of bids `i < j` of `bids` bids sits in [`HandTally::pairs`].
@@ -206,6 +214,30 @@ impl HandTally {
     /// Whether bid `index` was dropped by an adaptive run.
     pub fn is_dropped(&self, index: usize) -> bool {
         self.dropped.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether the call at `index` among the calls ([`call_at`]) was dropped by an adaptive
+    /// run: passing on its own, a bid's call with the bid.
+    pub fn is_call_dropped(&self, index: usize) -> bool {
+        match index {
+            PASS_INDEX => self.auction.as_ref().is_some_and(|a| a.pass_dropped),
+            i => self.is_dropped(i - 1),
+        }
+    }
+
+    /// Whether the call at `index` was dropped before the last of these worlds (see
+    /// [`HandTally::left_out`]).
+    pub fn call_left_out(&self, index: usize) -> bool {
+        let worlds = self.auction.as_ref().map_or(0, |a| a.call_worlds(index));
+        self.is_call_dropped(index) && worlds < self.worlds
+    }
+
+    /// What an adaptive run has stopped playing so far.
+    pub fn skipped(&self) -> Skip {
+        Skip {
+            bids: self.dropped_mask(),
+            pass: self.is_call_dropped(PASS_INDEX),
+        }
     }
 
     /// Whether bid `index` was dropped before the last of these worlds: left out of the
@@ -284,6 +316,14 @@ impl Tally for HandTally {
                 bids,
             });
         }
+        if let Some(auction) = &self.auction
+            && self.worlds > 0
+            && !auction.is_consistent(bids, self.worlds)
+        {
+            return Err(TallyError::Outcomes {
+                trials: self.worlds,
+            });
+        }
         Ok(())
     }
 
@@ -317,6 +357,13 @@ impl Tally for HandTally {
                 *sum += more;
             }
         }
+        if let Some(more) = &other.auction {
+            let dropped: Vec<bool> = (0..=bids).map(|c| self.is_call_dropped(c)).collect();
+            let auction = self
+                .auction
+                .get_or_insert_with(|| AuctionTally::new(more.calls.len().saturating_sub(1)));
+            auction.merge(more, |c| dropped.get(c).copied().unwrap_or(false));
+        }
         // A whole run's tally merged into an empty one (`napsim merge`) keeps its drops.
         for (i, &dropped) in other.dropped.iter().enumerate() {
             if dropped {
@@ -333,6 +380,15 @@ impl Tally for HandTally {
 struct Played {
     tricks: u8,
     dd: Option<u8>,
+}
+
+/// What an adaptive run has stopped playing: bids (and their calls), and passing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skip {
+    /// The bids, as a mask (bit `i`: bid `i`): neither played as declarer nor called.
+    pub bids: u64,
+    /// Passing: not valued in the whole auction.
+    pub pass: bool,
 }
 
 /// What to do with a world that the conditioning calls keep rejecting.
@@ -356,11 +412,11 @@ impl HandQuery<'_> {
         too_rare: TooRare,
     ) -> HandTally {
         let rngs = (deal_rng, policy_rng);
-        self.evaluate_unless(len, rngs, max_draws, too_rare, None, 0)
+        self.evaluate_unless(len, rngs, max_draws, too_rare, None, Skip::default())
     }
 
     /// [`HandQuery::evaluate`], giving up (with the worlds so far) once `abandoned` is set, and
-    /// playing no bid of the mask `skip` (bit `i`: bid `i`).
+    /// playing nothing of `skip`.
     fn evaluate_unless(
         &self,
         len: u64,
@@ -368,7 +424,7 @@ impl HandQuery<'_> {
         max_draws: u64,
         too_rare: TooRare,
         abandoned: Option<&AtomicBool>,
-        skip: u64,
+        skip: Skip,
     ) -> HandTally {
         let dealer = self.dealer();
         let bids = self.profile.bids().len();
@@ -376,17 +432,26 @@ impl HandQuery<'_> {
             bids: vec![BidOutcomes::default(); bids],
             pairs: vec![0; pair_count(bids)],
             played: vec![0; bids],
+            auction: self.auction.then(|| AuctionTally::new(bids)),
             ..HandTally::default()
         };
+        // The calls valued in the whole auction: the callable ones not skipped.
+        let valued = self.callable_calls() & !(u128::from(skip.bids) << 1) & !u128::from(skip.pass);
         let mut played = [Played::default(); MAX_BIDS];
         let mut units = [0; MAX_BIDS];
+        // Contracts won by other seats, whose information sets do not come back.
+        let unshared = self.auction.then(|| self.play.unshared()).flatten();
+        let others_play = unshared.as_deref().unwrap_or(self.play);
+        let mut call_units = [0; MAX_BIDS + 1];
+        let mut contract = [false; MAX_BIDS + 1];
         for _ in 0..len {
             if abandoned.is_some_and(|a| a.load(Ordering::Relaxed)) {
                 break;
             }
             let mut world = dealer.draw(deal_rng);
             let mut draws = 1;
-            while !dealer.accepts(&world, policy_rng) {
+            let mut before = dealer.before_hand(&world, policy_rng);
+            while before.is_none() {
                 if draws == max_draws {
                     if too_rare == TooRare::Fail {
                         tally.too_rare = true;
@@ -396,18 +461,28 @@ impl HandQuery<'_> {
                 }
                 world = dealer.draw(deal_rng);
                 draws += 1;
+                before = dealer.before_hand(&world, policy_rng);
             }
             tally.worlds += 1;
             tally.drawn += draws;
             let seed = next_u64(policy_rng);
-            self.play_world(&world, seed, &mut played[..bids], skip);
+            self.play_world(&world, seed, &mut played[..bids], skip.bids);
             for (i, id) in self.profile.bid_ids().enumerate() {
-                if !in_mask(skip, i) {
+                if !in_mask(skip.bids, i) {
                     units[i] = self.record(id, played[i], &mut tally.bids[i]);
                     tally.played[i] += 1;
                 }
             }
-            tally.add_pairs(&units[..bids], skip);
+            tally.add_pairs(&units[..bids], skip.bids);
+            if let Some(auction) = &mut tally.auction {
+                // Unconditioned, the earlier seats call in the world itself.
+                let before = before.filter(|_| dealer.conditioned());
+                let out = (&mut call_units[..=bids], &mut contract[..=bids]);
+                let played = &played[..bids];
+                let world = (&world, before);
+                self.value_calls(world, (seed, played), valued, others_play, out);
+                auction.add_world(&call_units[..=bids], &contract[..=bids], valued);
+            }
         }
         tally
     }
@@ -433,6 +508,39 @@ impl HandQuery<'_> {
         for ((id, outcome), result) in self.profile.bid_ids().zip(outcomes).zip(played) {
             self.record(id, *result, outcome);
         }
+    }
+
+    /// [`HandQuery::evaluate_world`], also valuing every call the hand may make in the whole
+    /// auction into `calls` (one world more): `before` is the deal at the hand's turn, the
+    /// earlier seats' calls made.
+    pub fn evaluate_world_with_calls(
+        &self,
+        world: &World,
+        before: DealState,
+        seed: u64,
+        outcomes: &mut [BidOutcomes],
+        calls: &mut AuctionTally,
+    ) {
+        let bids = outcomes.len();
+        let mut played = [Played::default(); MAX_BIDS];
+        self.play_world(world, seed, &mut played[..bids], 0);
+        for ((id, outcome), result) in self.profile.bid_ids().zip(outcomes).zip(&played) {
+            self.record(id, *result, outcome);
+        }
+        let unshared = self.play.unshared();
+        let others_play = unshared.as_deref().unwrap_or(self.play);
+        let valued = self.callable_calls();
+        let mut units = [0; MAX_BIDS + 1];
+        let mut contract = [false; MAX_BIDS + 1];
+        let out = (&mut units[..=bids], &mut contract[..=bids]);
+        self.value_calls(
+            (world, Some(before)),
+            (seed, &played[..bids]),
+            valued,
+            others_play,
+            out,
+        );
+        calls.add_world(&units[..=bids], &contract[..=bids], valued);
     }
 
     /// Adds one world's result of `bid` to its outcomes; returns the declarer's units.
@@ -491,7 +599,7 @@ impl HandQuery<'_> {
                     None => {
                         // Only whether a misère is made counts unless the play is double dummy.
                         let cap = (opening.misere && !play_dd).then_some(1);
-                        let value = self.solve_opening(&state, &opening, cap);
+                        let value = self.solve_opening(&state, self.seat, &opening, cap);
                         solved.push((opening, own, value));
                         value
                     }
@@ -508,10 +616,16 @@ impl HandQuery<'_> {
         }
     }
 
-    /// The double-dummy value (the declarer's tricks) of `state`'s deal with `opening`, or
+    /// The double-dummy value (the tricks of `declarer`) of `state`'s deal with `opening`, or
     /// with a `cap`, the smaller of the value and the cap (cheaper in a misère, whose value is
     /// found from none up).
-    fn solve_opening(&self, state: &DealState, opening: &Opening, cap: Option<u8>) -> u8 {
+    fn solve_opening(
+        &self,
+        state: &DealState,
+        declarer: usize,
+        opening: &Opening,
+        cap: Option<u8>,
+    ) -> u8 {
         let mut hands = [CardSet::EMPTY; crate::rules::MAX_PLAYERS];
         for (seat, hand) in hands.iter_mut().enumerate().take(self.players) {
             *hand = state.hand(seat);
@@ -519,8 +633,8 @@ impl HandQuery<'_> {
         with_thread_solver(self.players, |solver| {
             let hands = &hands[..self.players];
             match cap {
-                Some(cap) => solver.best_opening_at_most(hands, self.seat, opening, cap),
-                None => solver.best_opening(hands, self.seat, opening),
+                Some(cap) => solver.best_opening_at_most(hands, declarer, opening, cap),
+                None => solver.best_opening(hands, declarer, opening),
             }
         })
     }
@@ -572,12 +686,12 @@ impl HandQuery<'_> {
     /// [`MAX_DRAWS_PER_WORLD`] draws marks the tally `too_rare`; an abandoned block (its run
     /// has stopped) ends early.
     pub fn evaluate_block(&self, block: Block) -> HandTally {
-        self.evaluate_block_skipping(block, 0)
+        self.evaluate_block_skipping(block, Skip::default())
     }
 
-    /// [`HandQuery::evaluate_block`], not playing the bids of the mask `skip` (bit `i`: bid
-    /// `i`): those an adaptive run has dropped. Their counts stay zero.
-    pub fn evaluate_block_skipping(&self, mut block: Block, skip: u64) -> HandTally {
+    /// [`HandQuery::evaluate_block`], not playing what an adaptive run has dropped (`skip`).
+    /// Their counts stay zero.
+    pub fn evaluate_block_skipping(&self, mut block: Block, skip: Skip) -> HandTally {
         self.evaluate_unless(
             block.len,
             (&mut block.deal_rng, &mut block.policy_rng),
@@ -639,9 +753,38 @@ pub struct HandSummary {
     pub tricks: [f64; HAND_SIZE + 1],
     /// One entry per bid of the profile, lowest first.
     pub bids: Vec<BidSummary>,
-    /// The callable bid with the highest expected units, or None (pass) when none is
-    /// positive.
+    /// The recommended call (None: pass): the call worth the most in the whole auction when
+    /// the calls were valued there, else the declarer view's choice.
     pub recommended: Option<BidId>,
+    /// The declarer view's choice: the callable bid with the highest expected units as
+    /// declarer, or None (pass) when none is positive.
+    pub declarer_recommended: Option<BidId>,
+    /// Every call the hand may make, passing first, valued in the whole auction (empty when
+    /// not asked: [`HandQuery::auction`]).
+    pub calls: Vec<CallSummary>,
+}
+
+/// One call's value in the whole auction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallSummary {
+    /// The call.
+    pub call: Call,
+    /// The hand's expected units from the whole deal if it makes this call.
+    pub auction_ev: f64,
+    /// The standard error of `auction_ev`.
+    pub auction_ev_se: f64,
+    /// `auction_ev` less the best call's (0 for the best), compared world by world.
+    pub diff_best: f64,
+    /// The standard error of `diff_best` (paired; unpaired for a call dropped before the end,
+    /// which was not valued in the same worlds).
+    pub diff_best_se: f64,
+    /// The chance that the call ends the auction as the contract (passing: that every seat
+    /// passes and the deal is passed out).
+    pub p_contract: f64,
+    /// The worlds it was valued in.
+    pub worlds: u64,
+    /// Whether an adaptive run dropped it, as trailing the best call.
+    pub dropped: bool,
 }
 
 impl HandSummary {
@@ -698,12 +841,72 @@ impl HandQuery<'_> {
                 .map(|count| count as f64 / b.worlds as f64),
             None => [0.0; HAND_SIZE + 1],
         };
+        let (calls, best_call) = self.summarise_calls(tally);
         HandSummary {
             worlds: n,
             worlds_drawn: tally.drawn,
             tricks,
             bids,
-            recommended,
+            recommended: match best_call {
+                Some(Call::Bid(id)) => Some(id),
+                Some(_) => None,
+                None => recommended,
+            },
+            declarer_recommended: recommended,
+            calls,
         }
+    }
+
+    /// Every call the hand may make, valued in the whole auction, and the best of them (none
+    /// without the auction tally).
+    fn summarise_calls(&self, tally: &HandTally) -> (Vec<CallSummary>, Option<Call>) {
+        let Some(auction) = &tally.auction else {
+            return (Vec::new(), None);
+        };
+        let callable = self.callable_calls();
+        let indices: Vec<usize> = (0..auction.calls.len())
+            .filter(|&c| callable >> c & 1 == 1)
+            .collect();
+        let ev = |c: usize| auction.ev(c).unwrap_or((0.0, 0.0));
+        // The best call still valued to the end: the highest mean, ties to the earlier call.
+        let best = indices
+            .iter()
+            .copied()
+            .filter(|&c| !tally.is_call_dropped(c))
+            .fold(None::<usize>, |best, c| match best {
+                Some(b) if ev(b).0 >= ev(c).0 => Some(b),
+                _ => Some(c),
+            })
+            .unwrap_or(PASS_INDEX);
+        let calls = indices
+            .into_iter()
+            .map(|c| {
+                let (mean, se) = ev(c);
+                let (diff, diff_se) = if c == best {
+                    (0.0, 0.0)
+                } else {
+                    auction.paired(c, best).unwrap_or_else(|| {
+                        let (b, b_se) = ev(best);
+                        (mean - b, se.hypot(b_se))
+                    })
+                };
+                let n = auction.call_worlds(c);
+                CallSummary {
+                    call: call_at(c),
+                    auction_ev: mean,
+                    auction_ev_se: se,
+                    diff_best: diff,
+                    diff_best_se: diff_se,
+                    p_contract: if n == 0 {
+                        0.0
+                    } else {
+                        auction.calls[c].contract as f64 / n as f64
+                    },
+                    worlds: n,
+                    dropped: tally.is_call_dropped(c),
+                }
+            })
+            .collect();
+        (calls, Some(call_at(best)))
     }
 }

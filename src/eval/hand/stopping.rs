@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{BLOCK_SIZE, HandQuery, HandTally};
+use super::{AuctionTally, BLOCK_SIZE, HandQuery, HandTally, PASS_INDEX, Skip};
 use crate::rules::BidId;
 use crate::stats::{Z95, mean_se, wilson95};
 
@@ -143,9 +143,14 @@ impl StopRule {
         if !self.is_check(tally.worlds) {
             return None;
         }
+        let z = self.z_settled(tally.worlds);
+        let settled = match CallStanding::new(query, tally) {
+            Some(calls) => calls.settled(z),
+            None => Standing::new(query, tally).settled(z),
+        };
         if precise(tally, self.points) {
             Some(StopReason::Precise)
-        } else if Standing::new(query, tally).settled(self.z_settled(tally.worlds)) {
+        } else if settled {
             Some(StopReason::Settled)
         } else if tally.worlds >= self.max_worlds {
             Some(StopReason::MaxWorlds)
@@ -159,22 +164,38 @@ impl StopRule {
     /// or not: the rest of the run need not play them, as it would stop once every other call
     /// trailed so. Their numbers stay those of the worlds so far, they are never recommended,
     /// and the checks after this one leave them out. Asked again at the same check it drops
-    /// nothing more. Returns the mask of the bids dropped so far (bit `i`: bid `i`).
-    pub fn drop_trailing(&self, query: &HandQuery, tally: &mut HandTally) -> u64 {
+    /// nothing more. In the auction view the calls are compared by their auction values
+    /// (passing may be dropped too, and a bid's call drops the bid), the bids the hand may
+    /// not call by their declarer values as before. Returns what is dropped so far.
+    pub fn drop_trailing(&self, query: &HandQuery, tally: &mut HandTally) -> Skip {
         if self.is_check(tally.worlds) && self.reason(query, tally).is_none() {
-            let standing = Standing::new(query, tally);
             let z = self.z_settled(tally.worlds);
-            let trailing: Vec<usize> = query
+            let calls = CallStanding::new(query, tally);
+            let (drop_pass, trailing_calls) = match &calls {
+                Some(calls) => (
+                    !tally.is_call_dropped(PASS_INDEX) && calls.trails(PASS_INDEX, z),
+                    calls.trailing_bids(z),
+                ),
+                None => (false, Vec::new()),
+            };
+            let standing = Standing::new(query, tally);
+            let mut trailing: Vec<usize> = query
                 .profile
                 .bid_ids()
                 .filter(|&id| !tally.is_dropped(id.index()) && standing.trails(id, z))
+                // In the auction view a callable bid goes by its call.
+                .filter(|&id| calls.is_none() || !query.callable(id))
                 .map(|id| id.index())
                 .collect();
+            trailing.extend(trailing_calls);
             for i in trailing {
                 tally.drop_bid(i);
             }
+            if let Some(auction) = tally.auction.as_mut().filter(|_| drop_pass) {
+                auction.pass_dropped = true;
+            }
         }
-        tally.dropped_mask()
+        tally.skipped()
     }
 }
 
@@ -258,6 +279,68 @@ impl<'a> Standing<'a> {
                 .iter()
                 .filter(|&&id| Some(id) != self.best)
                 .all(|&id| self.trails(id, z))
+    }
+}
+
+/// The comparisons of a check in the auction view: the calls still valued (passing and the
+/// callable bids), and the best of them by the hand's units in the whole auction.
+struct CallStanding<'a> {
+    auction: &'a AuctionTally,
+    /// The calls still valued, by index among the calls.
+    calls: Vec<usize>,
+    /// The call with the highest mean units (ties to the earlier call, passing first).
+    best: usize,
+}
+
+impl<'a> CallStanding<'a> {
+    /// The standing of `tally`'s calls; `None` when it does not value them.
+    fn new(query: &HandQuery, tally: &'a HandTally) -> Option<CallStanding<'a>> {
+        let auction = tally.auction.as_ref()?;
+        let callable = query.callable_calls();
+        let calls: Vec<usize> = (0..auction.calls.len())
+            .filter(|&c| callable >> c & 1 == 1 && !tally.call_left_out(c))
+            .collect();
+        let ev = |c: usize| auction.ev(c).map_or(f64::NEG_INFINITY, |(mean, _)| mean);
+        let best = calls
+            .iter()
+            .copied()
+            .fold(None::<usize>, |best, c| match best {
+                Some(b) if ev(b) >= ev(c) => Some(b),
+                _ => Some(c),
+            })
+            .unwrap_or(PASS_INDEX);
+        Some(CallStanding {
+            auction,
+            calls,
+            best,
+        })
+    }
+
+    /// Whether the best call leads call `c` by more than `z` standard errors, world by world.
+    fn trails(&self, c: usize, z: f64) -> bool {
+        c != self.best
+            && self
+                .auction
+                .paired(self.best, c)
+                .is_some_and(|(mean, se)| mean > z * se)
+    }
+
+    /// The bids (by index among the bids) whose calls trail the best call by `z`.
+    fn trailing_bids(&self, z: f64) -> Vec<usize> {
+        self.calls
+            .iter()
+            .filter(|&&c| c != PASS_INDEX && self.trails(c, z))
+            // Call index c is bid c - 1 (passing comes first).
+            .map(|&c| c - 1)
+            .collect()
+    }
+
+    /// Whether the best call leads every other call still valued by `z`.
+    fn settled(&self, z: f64) -> bool {
+        self.calls
+            .iter()
+            .filter(|&&c| c != self.best)
+            .all(|&c| self.trails(c, z))
     }
 }
 

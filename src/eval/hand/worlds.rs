@@ -23,6 +23,18 @@ pub struct World {
     pub spare: CardSet,
 }
 
+/// The deal of `world` at the start of its auction (seat 0 calls first), with the cards on the
+/// table the auction may use.
+pub fn auction_start<'a>(profile: &'a Profile, players: usize, world: &World) -> DealState<'a> {
+    DealState::with_table_cards(
+        profile,
+        players - 1,
+        &world.hands[..players],
+        world.floater,
+        world.spare,
+    )
+}
+
 /// Deals worlds around one hand.
 pub struct WorldDealer<'a> {
     profile: &'a Profile,
@@ -111,18 +123,16 @@ impl<'a> WorldDealer<'a> {
     /// Whether the seats before the evaluated one, holding their hands of `world` and bidding
     /// with the assumed policy, make exactly the given calls (always true when unconditioned).
     pub fn accepts(&self, world: &World, rng: &mut SimRng) -> bool {
-        if self.after.is_empty() {
-            return true;
-        }
-        let mut state = DealState::with_table_cards(
-            self.profile,
-            self.players - 1,
-            &world.hands[..self.players],
-            world.floater,
-            world.spare,
-        );
+        self.before_hand(world, rng).is_some()
+    }
+
+    /// [`WorldDealer::accepts`], returning the deal at the hand's turn when it accepts: with
+    /// the given calls made (unconditioned: at the start of the auction, nobody has called).
+    pub fn before_hand(&self, world: &World, rng: &mut SimRng) -> Option<DealState<'a>> {
+        let mut state = auction_start(self.profile, self.players, world);
         self.after
             .iter()
             .all(|&wanted| auction_turn(&mut state, self.others, rng) == wanted)
+            .then_some(state)
     }
 }
