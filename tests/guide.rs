@@ -7,7 +7,9 @@
 //! - KIND: `p` (P(make), `87.7%`), `pi` (with its 95% interval, `87.7% (85.1–90.3%)`), `dd` and
 //!   `ddi` (the double-dummy P(make)), `ev` (the declarer's units per deal, `+0.66`), `evi` (`+0.66
 //!   ± 0.05`), `hands` (hands pooled), `share` (a class-targeted table's share of the hands
-//!   reaching the seat, in percent).
+//!   reaching the seat, in percent); from an auction table (`bid-table --auction`) also `pass`
+//!   and `passi` (what passing is worth in the whole auction, in units: `-0.59`, `-0.59 ± 0.02`)
+//!   and `vs` and `vsi` (the bid's gain over passing there).
 //! - TABLE: a table under `results/` without `.csv` (`heather-1875/pimc-classes-4p`); SEAT: 0 is
 //!   eldest; BID: the bid's name (`three`).
 //! - CLASSES, quoted: class labels, `*` matching any run of characters, `|` between
@@ -83,6 +85,10 @@ struct Pooled {
     hands: f64,
     /// The classes' share of the hands reaching the seat (class-targeted tables only).
     share: Option<f64>,
+    /// What passing is worth in the whole auction (auction tables only).
+    pass: Option<Figure>,
+    /// The bid's gain over passing in the whole auction (auction tables only).
+    vs: Option<Figure>,
 }
 
 fn num(row: &Row, column: &str) -> Result<f64, String> {
@@ -107,6 +113,10 @@ fn pool(rows: &[Row], seat: &str, bid: &str, classes: &str) -> Result<Pooled, St
     let (mut w_sum, mut p_sum, mut p_var, mut ev_sum, mut ev_var, mut hands) =
         (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     let (mut dd_w, mut dd_sum, mut dd_var) = (0.0, 0.0, 0.0);
+    // The auction columns: [pass, vs] sums and variances.
+    let mut auction = [(0.0, 0.0); 2];
+    let has_auction = chosen[0].get("pass_ev").is_some_and(|v| !v.is_empty())
+        && chosen.iter().all(|r| !r["vs_pass"].is_empty());
     let stratified = chosen[0].contains_key("class_share");
     for r in &chosen {
         let n = num(r, "hands")?;
@@ -122,6 +132,12 @@ fn pool(rows: &[Row], seat: &str, bid: &str, classes: &str) -> Result<Pooled, St
         p_var += w * w * p * (1.0 - p) / n;
         ev_sum += w * num(r, "ev")?;
         ev_var += (w * num(r, "ev_se")?).powi(2);
+        if has_auction {
+            for (slot, column) in auction.iter_mut().zip(["pass_ev", "vs_pass"]) {
+                slot.0 += w * num(r, column)?;
+                slot.1 += (w * num(r, &format!("{column}_se"))?).powi(2);
+            }
+        }
         if !r["dd_p_make"].is_empty() {
             let dn = num(r, "dd_hands")?;
             let d = num(r, "dd_p_make")?;
@@ -142,6 +158,8 @@ fn pool(rows: &[Row], seat: &str, bid: &str, classes: &str) -> Result<Pooled, St
         ev: figure(ev_sum, ev_var, w_sum),
         hands,
         share: stratified.then_some(w_sum),
+        pass: has_auction.then(|| figure(auction[0].0, auction[0].1, w_sum)),
+        vs: has_auction.then(|| figure(auction[1].0, auction[1].1, w_sum)),
     })
 }
 
@@ -210,6 +228,21 @@ fn figure(kind: &str, pooled: &Pooled) -> Result<(String, Figure), String> {
             format!("{:+.2} ± {:.2}", pooled.ev.value, pooled.ev.half),
             pooled.ev,
         ),
+        "pass" | "passi" | "vs" | "vsi" => {
+            let f = if kind.starts_with("pass") {
+                pooled.pass
+            } else {
+                pooled.vs
+            }
+            .ok_or("no auction columns: not a bid-table --auction table (or not callable)")?;
+            if kind.ends_with('i') {
+                (format!("{:+.2} ± {:.2}", f.value, f.half), f)
+            } else if f.half > 5.0 {
+                return Err(format!("a wide interval: quote it with {kind}i"));
+            } else {
+                (format!("{:+.2}", f.value), f)
+            }
+        }
         "hands" => {
             let mut digits = format!("{}", pooled.hands as u64);
             let mut i = digits.len();

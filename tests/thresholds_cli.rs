@@ -88,3 +88,49 @@ fn the_same_seed_gives_the_same_bytes() {
     };
     assert_eq!(once("1"), once("2"));
 }
+
+#[test]
+fn in_the_whole_auction_passing_has_its_value_and_the_dealer_seat_sweeps_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let deals = scaled(100_000);
+    let sweep = |extra: &[&str]| {
+        let path = dir.path().join("t.csv");
+        let mut args = vec!["thresholds", "--deals", &deals, "--seed", "4", "--quiet"];
+        args.extend(extra);
+        args.extend(["--out", path.to_str().unwrap()]);
+        stdout(&args);
+        records(&std::fs::read_to_string(&path).unwrap())
+    };
+    // The dealer speaks last: a bid stands and passing passes the deal out (worth 0), so every
+    // row is the declarer view's, but Wellington's, which can only overcall.
+    let declarer = sweep(&["--seat", "3"]);
+    let auction = sweep(&["--seat", "3", "--auction"]);
+    let callable: Vec<_> = declarer
+        .iter()
+        .filter(|r| r["bid"] != "wellington")
+        .cloned()
+        .collect();
+    assert_eq!(auction, callable);
+    // At the eldest seat passing costs: never bidding is worth passing's value, below 0, and
+    // Three's bar comes down.
+    let eldest = sweep(&["--auction"]);
+    let f = |r: &std::collections::HashMap<String, String>, k: &str| r[k].parse::<f64>().unwrap();
+    let threes: Vec<_> = eldest.iter().filter(|r| r["bid"] == "three").collect();
+    let never = threes.last().unwrap();
+    assert_eq!(f(never, "bidding"), 0.0);
+    assert!(
+        f(never, "ev_per_deal") + 3.0 * f(never, "ev_se") < 0.0,
+        "{never:?}"
+    );
+    let best = |rows: &[std::collections::HashMap<String, String>]| {
+        rows.iter()
+            .find(|r| r["bid"] == "three" && r["best"] == "true")
+            .map(|r| f(r, "threshold"))
+            .unwrap()
+    };
+    assert!(
+        best(&eldest) <= best(&sweep(&[])),
+        "the bar for Three only comes down"
+    );
+    assert!(eldest.iter().all(|r| r["bid"] != "wellington"));
+}

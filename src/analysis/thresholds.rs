@@ -7,6 +7,11 @@
 //! the seat. The best `v` maximises that; its interval holds every `v` whose paired difference
 //! from the best (the same deals) is within 1.96 standard errors. Trick bids use the trick
 //! strength, misère bids the misère strength.
+//!
+//! With `--auction` the hands that do not bid pass, and passing has its value in the whole auction
+//! (a later seat may declare), as the bid has its own: the rule earns the bid's auction units on the
+//! hands at or above `v` and passing's on the rest. A bid the seat may not call after passes
+//! (one that may only overcall) is left out.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +21,7 @@ use super::bid_table::{
     self, BidTableConfig, BidTableTally, Scheme, TablePolicies, bid_table_block,
 };
 use crate::error::Error;
+use crate::eval::hand::{PASS_INDEX, call_index};
 use crate::rules::Profile;
 use crate::run::LongCommand;
 use crate::sim::Block;
@@ -34,6 +40,9 @@ pub struct ThresholdsJob {
     /// Files the policies read (`table:file=`), with a digest of each.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub input_files: BTreeMap<String, String>,
+    /// Value the bids and passing in the whole auction (`--auction`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auction: bool,
 }
 
 /// `napsim thresholds`, prepared: a strength-class bid table with no double-dummy column.
@@ -56,7 +65,7 @@ impl Thresholds {
             scheme: Scheme::Strength,
             opener: self.policies.opener.as_ref(),
             strata: None,
-            auction: false,
+            auction: self.job.auction,
         }
     }
 }
@@ -143,12 +152,27 @@ pub struct BestThreshold {
     pub never: bool,
 }
 
-/// Sums per score.
+/// Sums per score: the bid's units, and (in the auction view) passing's and the two multiplied
+/// hand by hand (zero in the declarer view, where passing is worth nothing).
 #[derive(Clone, Copy, Default)]
 struct Bucket {
     hands: u64,
     units: i64,
     units_sq: u128,
+    pass_units: i64,
+    pass_sq: u128,
+    cross: i128,
+}
+
+impl Bucket {
+    fn add(&mut self, other: &Bucket) {
+        self.hands += other.hands;
+        self.units += other.units;
+        self.units_sq += other.units_sq;
+        self.pass_units += other.pass_units;
+        self.pass_sq += other.pass_sq;
+        self.cross += other.cross;
+    }
 }
 
 /// Mean and standard error of per-deal values whose sum and sum of squares are given.
@@ -170,6 +194,7 @@ pub fn sweep(
         let misere = bid.is_misere();
         let mut buckets: BTreeMap<u32, Bucket> = BTreeMap::new();
         let mut deals = 0;
+        let mut callable = true;
         for ((s, class), t) in &tally.classes {
             if *s != seat {
                 continue;
@@ -179,14 +204,34 @@ pub fn sweep(
             } else {
                 Scheme::trick_score(*class)
             };
-            let b = buckets.entry(score).or_default();
-            let o = &t.bids[index];
-            b.hands += t.hands;
-            b.units += o.units;
-            b.units_sq += o.units_sq;
+            let bucket = match &t.calls {
+                None => {
+                    let o = &t.bids[index];
+                    Bucket {
+                        hands: t.hands,
+                        units: o.units,
+                        units_sq: o.units_sq,
+                        ..Bucket::default()
+                    }
+                }
+                Some(calls) => {
+                    let c = call_index(id);
+                    callable &= calls.call_worlds(c) == t.hands;
+                    let (o, pass) = (calls.calls[c], calls.calls[PASS_INDEX]);
+                    Bucket {
+                        hands: t.hands,
+                        units: o.units,
+                        units_sq: o.units_sq,
+                        pass_units: pass.units,
+                        pass_sq: pass.units_sq,
+                        cross: calls.cross(c, PASS_INDEX).unwrap_or(0),
+                    }
+                }
+            };
+            buckets.entry(score).or_default().add(&bucket);
             deals += t.hands;
         }
-        if deals == 0 {
+        if deals == 0 || !callable {
             continue;
         }
         let top = buckets.keys().next_back().copied().unwrap_or(0) + 1;
@@ -195,27 +240,32 @@ pub fn sweep(
         for v in (0..=top).rev() {
             let mut sum = at_or_above[v as usize + 1];
             if let Some(b) = buckets.get(&v) {
-                sum.hands += b.hands;
-                sum.units += b.units;
-                sum.units_sq += b.units_sq;
+                sum.add(b);
             }
             at_or_above[v as usize] = sum;
         }
+        let all = at_or_above[0];
+        // The hands at or above v bid, the rest pass.
         let ev = |v: u32| {
+            let bidding = at_or_above[v as usize];
             mean_se(
                 deals,
-                at_or_above[v as usize].units,
-                at_or_above[v as usize].units_sq,
+                bidding.units + (all.pass_units - bidding.pass_units),
+                bidding.units_sq + (all.pass_sq - bidding.pass_sq),
             )
         };
         let best = (0..=top)
             .max_by(|&a, &b| ev(a).0.total_cmp(&ev(b).0).then(b.cmp(&a)))
             .expect("thresholds");
-        // Paired: the difference between v and the best is the units of the hands between.
+        // Paired: the difference between v and the best is the hands between bidding rather
+        // than passing.
         let near = |v: u32| {
             let (lo, hi) = (v.min(best), v.max(best));
             let (a, b) = (at_or_above[lo as usize], at_or_above[hi as usize]);
-            let (mean, se) = mean_se(deals, a.units - b.units, a.units_sq - b.units_sq);
+            let sum = (a.units - b.units) - (a.pass_units - b.pass_units);
+            let squares = (a.units_sq - b.units_sq) as i128 + (a.pass_sq - b.pass_sq) as i128
+                - 2 * (a.cross - b.cross);
+            let (mean, se) = mean_se(deals, sum, squares.max(0) as u128);
             mean.abs() <= 1.96 * se || v == best
         };
         let near_set: Vec<u32> = (0..=top).filter(|&v| near(v)).collect();

@@ -450,6 +450,11 @@ pub struct ThresholdsArgs {
     /// every earlier seat passed under the threshold bidder.
     #[arg(long, default_value_t = 0)]
     pub seat: usize,
+    /// Value each bid and passing in the whole auction (the later seats still speak, by the
+    /// threshold bidder): the best threshold when passing has its true value, not 0. Bids that
+    /// may only overcall are left out.
+    #[arg(long)]
+    pub auction: bool,
     /// Write one CSV row per bid and threshold here (and the manifest to FILE.csv.meta.json).
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,

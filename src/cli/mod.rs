@@ -286,6 +286,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 seat: a.seat,
                 input_files: Default::default(),
                 play: a.run.play,
+                auction: a.auction,
             };
             let outputs = Outputs {
                 out: a.out,

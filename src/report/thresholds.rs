@@ -52,5 +52,11 @@ pub fn thresholds_text(
              Each bid is swept alone: bid it when the\nscore reaches the threshold, else pass. \
              'bid from' maximises expected units per deal reaching the\nseat; the range holds \
              every threshold not significantly worse (paired on the same deals, 95%).\n";
+    if job.auction {
+        text += "In the whole auction: a hand that does not bid passes, and both are worth what \
+                 they bring in the whole deal\n(the later seats bid by the threshold bidder and \
+                 whoever wins plays), so passing is not worth 0.\nBids that may only overcall \
+                 are left out.\n";
+    }
     text
 }

@@ -201,6 +201,18 @@ impl AuctionTally {
         crate::stats::mean_se(n, x.units - y.units, squares.max(0) as u128)
     }
 
+    /// The units of calls `a` and `b` multiplied world by world and summed (`a != b`).
+    pub fn cross(&self, a: usize, b: usize) -> Option<i128> {
+        let (i, j) = (a.min(b), a.max(b));
+        (i != j && j < self.calls.len())
+            .then(|| {
+                self.pairs
+                    .get(super::pair_index(self.calls.len(), i, j))
+                    .copied()
+            })
+            .flatten()
+    }
+
     /// Call `index`'s mean units and their standard error.
     pub fn ev(&self, index: usize) -> Option<(f64, f64)> {
         let c = self.calls.get(index)?;
