@@ -39,13 +39,14 @@ impl Render for BidTable {
         };
         let command = format!(
             "napsim --rules {} bid-table --players {} {sampling} --play {} --seed {seed} --by {} \
-             --dd-deals {} --min-hands {}",
+             --dd-deals {} --min-hands {}{}",
             profile.name(),
             job.players,
             shell_word(&job.play),
             job.by,
             job.dd_deals,
-            job.min_hands
+            job.min_hands,
+            if job.auction { " --auction" } else { "" }
         );
         let doc = report::BidTableDoc {
             command: &command,
