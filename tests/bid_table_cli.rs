@@ -380,5 +380,8 @@ fn the_auction_view_values_every_call_and_the_dealer_seat_exactly_as_declarer() 
     let text = std::fs::read_to_string(&md).unwrap();
     assert!(text.contains("| class | hands | pass | Three |"), "{text}");
     assert!(text.contains("(declarer: "), "{text}");
-    assert!(text.contains("--min-hands 20 --auction`"), "the command reproduces it: {text}");
+    assert!(
+        text.contains("--min-hands 20 --auction`"),
+        "the command reproduces it: {text}"
+    );
 }
