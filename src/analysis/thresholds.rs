@@ -61,6 +61,7 @@ impl Thresholds {
             deals: self.job.deals,
             seed,
             play: self.policies.play.as_ref(),
+            others_play: self.policies.others_play(),
             dd_deals: 0,
             scheme: Scheme::Strength,
             opener: self.policies.opener.as_ref(),
@@ -262,10 +263,10 @@ pub fn sweep(
         let near = |v: u32| {
             let (lo, hi) = (v.min(best), v.max(best));
             let (a, b) = (at_or_above[lo as usize], at_or_above[hi as usize]);
-            let sum = (a.units - b.units) - (a.pass_units - b.pass_units);
-            let squares = (a.units_sq - b.units_sq) as i128 + (a.pass_sq - b.pass_sq) as i128
-                - 2 * (a.cross - b.cross);
-            let (mean, se) = mean_se(deals, sum, squares.max(0) as u128);
+            let bid = (a.units - b.units, a.units_sq - b.units_sq);
+            let pass = (a.pass_units - b.pass_units, a.pass_sq - b.pass_sq);
+            let (mean, se) = crate::stats::paired_mean_se(deals, bid, pass, a.cross - b.cross)
+                .unwrap_or((0.0, 0.0));
             mean.abs() <= 1.96 * se || v == best
         };
         let near_set: Vec<u32> = (0..=top).filter(|&v| near(v)).collect();

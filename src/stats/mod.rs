@@ -54,6 +54,23 @@ pub fn mean_se(n: u64, sum: i64, sum_sq: u128) -> Option<(f64, f64)> {
     Some((mean, (variance / n as f64).sqrt()))
 }
 
+/// Mean and standard error of the differences `x - y` of `n` paired integer samples, from each
+/// side's sum and sum of squares and the sum of their products `cross`. The squared differences
+/// are summed exactly in integers (x² + y² - 2xy, never negative; saturating only for counts
+/// read from a damaged file). None when `n` is 0.
+pub fn paired_mean_se(
+    n: u64,
+    (x_sum, x_sq): (i64, u128),
+    (y_sum, y_sq): (i64, u128),
+    cross: i128,
+) -> Option<(f64, f64)> {
+    let square = |sq: u128| i128::try_from(sq).unwrap_or(i128::MAX);
+    let squares = square(x_sq)
+        .saturating_add(square(y_sq))
+        .saturating_sub(cross.saturating_mul(2));
+    mean_se(n, x_sum - y_sum, squares.max(0) as u128)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

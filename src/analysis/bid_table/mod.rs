@@ -46,6 +46,9 @@ pub struct BidTableConfig<'a> {
     pub seed: u64,
     /// The play policy of every seat.
     pub play: &'a dyn PlayPolicy,
+    /// The play of the contracts another seat wins in the auction view
+    /// ([`TablePolicies::others_play`]).
+    pub others_play: &'a dyn PlayPolicy,
     /// The double-dummy makes are counted on deals `0..dd_deals`.
     pub dd_deals: u64,
     /// How hands are grouped.
@@ -316,6 +319,7 @@ fn evaluate_seat(
     entry.dd_hands += u64::from(dd);
     match (before, &mut entry.calls) {
         (Some(before), Some(calls)) => {
+            let before = (before, config.others_play);
             query.evaluate_world_with_calls(world, before, seed, &mut entry.bids, calls);
         }
         _ => query.evaluate_world(world, seed, &mut entry.bids),
@@ -430,6 +434,9 @@ pub const TABLE_SCHEMES: [Scheme; 3] = [Scheme::Classes, Scheme::Exact, Scheme::
 pub struct TablePolicies {
     /// The play policy of every seat.
     pub play: Box<dyn PlayPolicy>,
+    /// `play` as it plays the contracts other seats win, where that differs
+    /// ([`PlayPolicy::unshared`]), made once for the whole table.
+    pub unshared: Option<std::sync::Arc<dyn PlayPolicy>>,
     /// The bid policy of the earlier seats.
     pub opener: Box<dyn BidPolicy>,
 }
@@ -447,9 +454,15 @@ impl TablePolicies {
             *input_files = crate::bots::input_files(&[play])?;
         }
         Ok(TablePolicies {
+            unshared: play_policy.unshared(),
             play: play_policy,
             opener: bid_policy("threshold", profile)?,
         })
+    }
+
+    /// The play of the contracts another seat wins in the auction view.
+    pub fn others_play(&self) -> &dyn PlayPolicy {
+        self.unshared.as_deref().unwrap_or(self.play.as_ref())
     }
 }
 
@@ -471,6 +484,7 @@ impl BidTable {
             deals: self.job.deals,
             seed,
             play: self.policies.play.as_ref(),
+            others_play: self.policies.others_play(),
             dd_deals: self.job.dd_deals,
             scheme: self.scheme,
             opener: self.policies.opener.as_ref(),
@@ -702,24 +716,12 @@ pub fn rows(tally: &BidTableTally, config: &BidTableConfig, min_hands: u64) -> V
         let share = config
             .strata
             .map(|strata| class_share(tally, strata, *seat, *class));
-        // The auction view: each call's value, and the best call.
-        let call_value = |c: usize| {
-            let calls = t.calls.as_ref()?;
-            (calls.call_worlds(c) > 0).then(|| calls.ev(c)).flatten()
-        };
-        let vs_pass = |c: usize| {
-            let calls = t.calls.as_ref()?;
-            (calls.call_worlds(c) > 0)
-                .then(|| calls.paired(c, PASS_INDEX))
-                .flatten()
-        };
+        // The auction view: each call's value (none for a call never valued), and the best.
+        let call_value = |c: usize| t.calls.as_ref()?.ev(c);
+        let vs_pass = |c: usize| t.calls.as_ref()?.paired(c, PASS_INDEX);
         let best_call = t.calls.as_ref().map(|calls| {
-            let best = (0..calls.calls.len())
-                .filter(|&c| calls.call_worlds(c) > 0)
-                .fold(PASS_INDEX, |best, c| {
-                    let ev = |c: usize| calls.ev(c).map_or(f64::NEG_INFINITY, |(m, _)| m);
-                    if ev(c) > ev(best) { c } else { best }
-                });
+            let valued = (0..calls.calls.len()).filter(|&c| calls.call_worlds(c) > 0);
+            let best = calls.best(valued).unwrap_or(PASS_INDEX);
             crate::eval::hand::call_at(best).name(profile).to_string()
         });
         let pass = call_value(PASS_INDEX);

@@ -20,14 +20,14 @@
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use super::worlds::World;
 use super::{HandQuery, pair_count, pairs_in_order};
 use crate::cards::CardSet;
 use crate::game::{Call, DealState, Phase};
 use crate::policy::{PlayPolicy, Uniform, auction_turn, play_out, settle_contract};
 use crate::rng::SimRng;
-use crate::rules::{BidId, MAX_PLAYERS, TrumpRule};
+use crate::rules::{BidId, MAX_BIDS, MAX_PLAYERS, TrumpRule};
 use crate::solver::Opening;
+use crate::stats::{mean_se, paired_mean_se};
 
 /// The hand's units from a passed-out deal: nothing changes hands but the antes, which every
 /// seat pays whatever it calls (and which the declarer figures leave out too).
@@ -190,15 +190,21 @@ impl AuctionTally {
             return None;
         }
         if i == j {
-            return crate::stats::mean_se(n, 0, 0);
+            return mean_se(n, 0, 0);
         }
         let (x, y) = (self.calls.get(a)?, self.calls.get(b)?);
-        let cross = *self.pairs.get(super::pair_index(self.calls.len(), i, j))?;
-        let square = |sq: u128| i128::try_from(sq).unwrap_or(i128::MAX);
-        let squares = square(x.units_sq)
-            .saturating_add(square(y.units_sq))
-            .saturating_sub(cross.saturating_mul(2));
-        crate::stats::mean_se(n, x.units - y.units, squares.max(0) as u128)
+        let cross = self.cross(a, b)?;
+        paired_mean_se(n, (x.units, x.units_sq), (y.units, y.units_sq), cross)
+    }
+
+    /// Of the calls `candidates`, the one with the highest mean units (ties to the earlier
+    /// call; a call never valued counts as the lowest): None without candidates.
+    pub fn best(&self, candidates: impl IntoIterator<Item = usize>) -> Option<usize> {
+        let ev = |c: usize| self.ev(c).map_or(f64::NEG_INFINITY, |(mean, _)| mean);
+        candidates.into_iter().fold(None, |best, c| match best {
+            Some(b) if ev(b) >= ev(c) => Some(b),
+            _ => Some(c),
+        })
     }
 
     /// The units of calls `a` and `b` multiplied world by world and summed (`a != b`).
@@ -216,7 +222,7 @@ impl AuctionTally {
     /// Call `index`'s mean units and their standard error.
     pub fn ev(&self, index: usize) -> Option<(f64, f64)> {
         let c = self.calls.get(index)?;
-        crate::stats::mean_se(self.call_worlds(index), c.units, c.units_sq)
+        mean_se(self.call_worlds(index), c.units, c.units_sq)
     }
 }
 
@@ -241,30 +247,28 @@ impl HandQuery<'_> {
             .fold(1 << PASS_INDEX, |mask, id| mask | 1 << call_index(id))
     }
 
-    /// Values the calls of the mask `valued` in `world`: `before` is the deal at the hand's
-    /// turn when the earlier calls were given and the world kept on them (`None`: the earlier
-    /// seats call here, by the assumed policy), `seed` the world's play seed and `played` the
-    /// declarer view's plays of the world (the bids skipped there are not in `valued`); other
-    /// seats' contracts are played by `others_play`. Writes each call's units and whether it
-    /// became the contract.
+    /// Values the calls of the mask `valued` in one world and adds them to `tally`: `before` is
+    /// the world's deal with the earlier calls made that were given (the seats before the hand
+    /// that have not called yet call here, by the assumed policy), `seed` the world's play
+    /// seed and `played` the declarer view's plays of the world (the bids skipped there are not
+    /// in `valued`); other seats' contracts are played by `others_play`.
     pub(super) fn value_calls(
         &self,
-        (world, before): (&World, Option<DealState>),
+        mut before: DealState,
         (seed, played): (u64, &[super::Played]),
         valued: u128,
         others_play: &dyn PlayPolicy,
-        (units, contract): (&mut [i64], &mut [bool]),
+        tally: &mut AuctionTally,
     ) {
         let mut rng = SimRng::seed_from_u64(seed ^ AUCTION_STREAM);
-        let before = before.unwrap_or_else(|| {
-            let mut state = super::worlds::auction_start(self.profile, self.players, world);
-            while state.to_act() != Some(self.seat) && state.phase() == Phase::Auction {
-                auction_turn(&mut state, self.others, &mut rng);
-            }
-            state
-        });
+        while before.to_act() != Some(self.seat) && before.phase() == Phase::Auction {
+            auction_turn(&mut before, self.others, &mut rng);
+        }
+        let calls = played.len() + 1;
+        let mut units = [0; MAX_BIDS + 1];
+        let mut contract = [false; MAX_BIDS + 1];
         let mut others_played: Vec<(OtherContract, u8)> = Vec::new();
-        for c in (0..units.len()).filter(|&c| valued >> c & 1 == 1) {
+        for c in (0..calls).filter(|&c| valued >> c & 1 == 1) {
             let mut state = before.clone();
             let mut later = rng.clone();
             // A bid an earlier seat has outbid (earlier calls not given) becomes a pass.
@@ -313,6 +317,7 @@ impl HandQuery<'_> {
             };
             units[c] = bid.defender_units(bid.is_made(tricks));
         }
+        tally.add_world(&units[..calls], &contract[..calls], valued);
     }
 
     /// Plays another seat's contract from the end of its auction by `play` with the play stream

@@ -32,7 +32,7 @@ use crate::rng::{SimRng, next_u64};
 use crate::rules::{BidId, HAND_SIZE, MAX_BIDS, Profile, TrumpRule};
 use crate::sim::{self, Block, Plan, PoolError, Progress, Tally, TallyError};
 use crate::solver::{Opening, with_thread_solver};
-use crate::stats::{mean_se, wilson95};
+use crate::stats::{mean_se, paired_mean_se, wilson95};
 use worlds::{World, WorldDealer};
 
 /// Worlds per block. Part of the determinism contract: changing it changes the results.
@@ -197,13 +197,7 @@ impl HandTally {
         } else {
             *self.pairs.get(pair_index(self.bids.len(), i, j))?
         };
-        // The sum of squared differences, exact in integers: x² + y² - 2xy, never negative
-        // (saturating only for counts read from a damaged file).
-        let square = |sq: u128| i128::try_from(sq).unwrap_or(i128::MAX);
-        let squares = square(x.units_sq)
-            .saturating_add(square(y.units_sq))
-            .saturating_sub(cross.saturating_mul(2));
-        mean_se(n, x.units - y.units, squares.max(0) as u128)
+        paired_mean_se(n, (x.units, x.units_sq), (y.units, y.units_sq), cross)
     }
 
     /// The worlds in which bid `index` was played.
@@ -442,8 +436,6 @@ impl HandQuery<'_> {
         // Contracts won by other seats, whose information sets do not come back.
         let unshared = self.auction.then(|| self.play.unshared()).flatten();
         let others_play = unshared.as_deref().unwrap_or(self.play);
-        let mut call_units = [0; MAX_BIDS + 1];
-        let mut contract = [false; MAX_BIDS + 1];
         for _ in 0..len {
             if abandoned.is_some_and(|a| a.load(Ordering::Relaxed)) {
                 break;
@@ -475,13 +467,11 @@ impl HandQuery<'_> {
             }
             tally.add_pairs(&units[..bids], skip.bids);
             if let Some(auction) = &mut tally.auction {
-                // Unconditioned, the earlier seats call in the world itself.
-                let before = before.filter(|_| dealer.conditioned());
-                let out = (&mut call_units[..=bids], &mut contract[..=bids]);
-                let played = &played[..bids];
-                let world = (&world, before);
-                self.value_calls(world, (seed, played), valued, others_play, out);
-                auction.add_world(&call_units[..=bids], &contract[..=bids], valued);
+                // A world kept though the earlier calls rejected it: those seats call in it.
+                let before = before
+                    .unwrap_or_else(|| worlds::auction_start(self.profile, self.players, &world));
+                let plays = (seed, &played[..bids]);
+                self.value_calls(before, plays, valued, others_play, auction);
             }
         }
         tally
@@ -512,11 +502,12 @@ impl HandQuery<'_> {
 
     /// [`HandQuery::evaluate_world`], also valuing every call the hand may make in the whole
     /// auction into `calls` (one world more): `before` is the deal at the hand's turn, the
-    /// earlier seats' calls made.
+    /// earlier seats' calls made; other seats' contracts are played by `others_play` (the play
+    /// policy's [`unshared`](PlayPolicy::unshared) form, made once by the caller).
     pub fn evaluate_world_with_calls(
         &self,
         world: &World,
-        before: DealState,
+        (before, others_play): (DealState, &dyn PlayPolicy),
         seed: u64,
         outcomes: &mut [BidOutcomes],
         calls: &mut AuctionTally,
@@ -527,20 +518,8 @@ impl HandQuery<'_> {
         for ((id, outcome), result) in self.profile.bid_ids().zip(outcomes).zip(&played) {
             self.record(id, *result, outcome);
         }
-        let unshared = self.play.unshared();
-        let others_play = unshared.as_deref().unwrap_or(self.play);
-        let valued = self.callable_calls();
-        let mut units = [0; MAX_BIDS + 1];
-        let mut contract = [false; MAX_BIDS + 1];
-        let out = (&mut units[..=bids], &mut contract[..=bids]);
-        self.value_calls(
-            (world, Some(before)),
-            (seed, &played[..bids]),
-            valued,
-            others_play,
-            out,
-        );
-        calls.add_world(&units[..=bids], &contract[..=bids], valued);
+        let plays = (seed, &played[..bids]);
+        self.value_calls(before, plays, self.callable_calls(), others_play, calls);
     }
 
     /// Adds one world's result of `bid` to its outcomes; returns the declarer's units.
@@ -868,16 +847,12 @@ impl HandQuery<'_> {
             .filter(|&c| callable >> c & 1 == 1)
             .collect();
         let ev = |c: usize| auction.ev(c).unwrap_or((0.0, 0.0));
-        // The best call still valued to the end: the highest mean, ties to the earlier call.
-        let best = indices
+        // The best call still valued to the end.
+        let still_valued = indices
             .iter()
             .copied()
-            .filter(|&c| !tally.is_call_dropped(c))
-            .fold(None::<usize>, |best, c| match best {
-                Some(b) if ev(b).0 >= ev(c).0 => Some(b),
-                _ => Some(c),
-            })
-            .unwrap_or(PASS_INDEX);
+            .filter(|&c| !tally.is_call_dropped(c));
+        let best = auction.best(still_valued).unwrap_or(PASS_INDEX);
         let calls = indices
             .into_iter()
             .map(|c| {

@@ -300,15 +300,7 @@ impl<'a> CallStanding<'a> {
         let calls: Vec<usize> = (0..auction.calls.len())
             .filter(|&c| callable >> c & 1 == 1 && !tally.call_left_out(c))
             .collect();
-        let ev = |c: usize| auction.ev(c).map_or(f64::NEG_INFINITY, |(mean, _)| mean);
-        let best = calls
-            .iter()
-            .copied()
-            .fold(None::<usize>, |best, c| match best {
-                Some(b) if ev(b) >= ev(c) => Some(b),
-                _ => Some(c),
-            })
-            .unwrap_or(PASS_INDEX);
+        let best = auction.best(calls.iter().copied()).unwrap_or(PASS_INDEX);
         Some(CallStanding {
             auction,
             calls,
