@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bots::{bid_policy, input_files, play_policy};
+use crate::bots::{bid_policy_at, input_files, play_policy};
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::eval::hand::{self, HandQuery, HandSummary, HandTally, Skip, StopReason, StopRule};
@@ -153,7 +153,7 @@ impl LongCommand for Hand {
         } else {
             hand::parse_after(&after_text, profile, job.players, job.seat)?
         };
-        let others = bid_policy(&job.others_bid, profile)?;
+        let others = bid_policy_at(&job.others_bid, profile, job.players)?;
         let play = play_policy(&job.play, profile)?;
         if job.input_files.is_empty() {
             job.input_files = input_files(&[&job.play, &job.others_bid])?;

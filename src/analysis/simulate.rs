@@ -10,7 +10,7 @@ use std::any::Any;
 use crate::bots::always::Always;
 use crate::bots::heuristic::Heuristic;
 use crate::bots::threshold::Threshold;
-use crate::bots::{bid_policy, input_files, play_policy};
+use crate::bots::{bid_policy_at, input_files, play_policy};
 use crate::error::Error;
 use crate::game::{DealState, Shuffler};
 use crate::policy::Pass;
@@ -228,7 +228,7 @@ impl LongCommand for Simulate {
 
     fn prepare(profile: &Profile, mut job: SimulateJob) -> Result<Simulate, Error> {
         profile.check_players(job.players)?;
-        let bid = bid_policy(&job.bid, profile)?;
+        let bid = bid_policy_at(&job.bid, profile, job.players)?;
         let play = play_policy(&job.play, profile)?;
         if job.input_files.is_empty() {
             job.input_files = input_files(&[&job.bid, &job.play])?;

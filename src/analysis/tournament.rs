@@ -93,6 +93,14 @@ pub enum EntrantError {
         /// Entrants given.
         given: usize,
     },
+    /// An entrant's bid policy cannot bid at this table (a strategy for another table size).
+    #[error("--entrant '{name}': {reason}")]
+    Table {
+        /// The entrant's name.
+        name: String,
+        /// Why not.
+        reason: String,
+    },
     /// Two entrants of one name.
     #[error("two entrants are named '{name}'")]
     SameName {
@@ -469,8 +477,18 @@ pub fn parse_entrants(profile: &Profile, job: &TournamentJob) -> Result<Vec<Entr
     let entrants = job
         .entrants
         .iter()
-        .map(|text| parse_entrant(text, profile))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|text| {
+            let entrant = parse_entrant(text, profile)?;
+            entrant
+                .bid
+                .check_table(job.players)
+                .map_err(|reason| EntrantError::Table {
+                    name: entrant.name.clone(),
+                    reason,
+                })?;
+            Ok(entrant)
+        })
+        .collect::<Result<Vec<_>, EntrantError>>()?;
     if entrants.len() < 2 || entrants.len() > job.players {
         return Err(EntrantError::Count {
             players: job.players,

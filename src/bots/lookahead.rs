@@ -51,6 +51,10 @@ impl Lookahead {
 }
 
 impl BidPolicy for Lookahead {
+    fn check_table(&self, players: usize) -> Result<(), String> {
+        self.others.check_table(players)
+    }
+
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
         let query = HandQuery {
             profile: view.profile(),

@@ -6,6 +6,7 @@
 //! | `threshold[:BID=SCORE,...]` | bid | bids the highest legal bid whose hand-strength threshold the hand reaches ([`threshold`]) |
 //! | `always:bid=BID` | bid | eldest bids `BID`, everyone else passes: every deal is played |
 //! | `table:file=(FILE.csv)` | bid | bids from a `napsim bid-table --by exact` table: the legal bid with the highest positive expected units for its hand's class and seat, the threshold policy for classes the table lacks ([`table`]) |
+//! | `tuned:file=(FILE.json)` | bid | plays a strategy found by `napsim optimize`: the strategy's call for the seat's position, the calls before it and its hand's class, the threshold policy for cells the strategy lacks ([`tuned`]) |
 //! | `lookahead[:worlds=K,play=SPEC,others=SPEC,auction=off\|on]` | bid | evaluates its own hand over K worlds consistent with the earlier calls and calls the legal bid with the highest expected units as declarer, or with `auction=on` the legal call worth the most in the whole auction ([`lookahead`]) |
 //! | `random` | play | a uniformly random legal card |
 //! | `heuristic` | play | a documented rule set ([`heuristic`]) |
@@ -33,6 +34,7 @@ mod solved;
 pub mod split;
 pub mod table;
 pub mod threshold;
+pub mod tuned;
 
 pub use table::{InputFileError, input_files};
 
@@ -40,7 +42,15 @@ use crate::policy::{BidPolicy, PlayPolicy, Spec, SpecError};
 use crate::rules::Profile;
 
 /// The bid policy names, for messages.
-pub const BID_POLICIES: &[&str] = &["pass", "threshold", "always", "lookahead", "table", "ext"];
+pub const BID_POLICIES: &[&str] = &[
+    "pass",
+    "threshold",
+    "always",
+    "lookahead",
+    "table",
+    "tuned",
+    "ext",
+];
 /// The play policy names, for messages.
 pub const PLAY_POLICIES: &[&str] = &[
     "random",
@@ -65,6 +75,7 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
         "always" => Box::new(always::Always::from_spec(&spec, profile)?),
         "lookahead" => Box::new(lookahead::Lookahead::from_spec(&spec, profile)?),
         "table" => Box::new(table::TableBids::from_spec(&spec, profile)?),
+        "tuned" => Box::new(tuned::Tuned::from_spec(&spec, profile)?),
         "ext" => Box::new(ext::External::from_spec(&spec, text)?),
         _ => {
             return Err(SpecError::UnknownName {
@@ -74,6 +85,34 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
             });
         }
     })
+}
+
+/// Builds a bid policy from its spec for `profile` and checks that it can bid at a table of
+/// `players` ([`BidPolicy::check_table`]).
+pub fn bid_policy_at(
+    text: &str,
+    profile: &Profile,
+    players: usize,
+) -> Result<Box<dyn BidPolicy>, SpecError> {
+    let policy = bid_policy(text, profile)?;
+    policy
+        .check_table(players)
+        .map_err(|reason| match text.parse::<Spec>() {
+            Ok(spec) => SpecError::BadValue {
+                policy: spec.name.clone(),
+                key: spec
+                    .params
+                    .first()
+                    .map_or(String::new(), |(k, _)| k.clone()),
+                value: spec
+                    .params
+                    .first()
+                    .map_or(String::new(), |(_, v)| v.clone()),
+                reason,
+            },
+            Err(e) => e,
+        })?;
+    Ok(policy)
 }
 
 /// Builds a play policy from its spec for `profile`.

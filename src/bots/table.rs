@@ -124,7 +124,7 @@ pub fn input_files(
     specs: &[&str],
 ) -> Result<std::collections::BTreeMap<String, String>, InputFileError> {
     fn walk(spec: &Spec, found: &mut Vec<String>) {
-        if spec.name == "table"
+        if (spec.name == "table" || spec.name == "tuned")
             && let Some(file) = spec.get("file")
         {
             found.push(file.to_string());

@@ -44,6 +44,9 @@ pub enum Command {
     /// Sweep the threshold bid policy: the expected units per deal of bidding each bid from
     /// each hand strength, and the best strength to bid it from.
     Thresholds(ThresholdsArgs),
+    /// Find a bidding strategy by iterated best response on common random deals, and measure
+    /// how much one seat could gain by deviating from it (its exploitability).
+    Optimize(OptimizeArgs),
     /// Entrants (bid and play policies) play sessions against each other, duplicate by default:
     /// means, win shares and paired differences with their intervals.
     Tournament(TournamentArgs),
@@ -458,6 +461,50 @@ pub struct ThresholdsArgs {
     /// Write one CSV row per bid and threshold here (and the manifest to FILE.csv.meta.json).
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
+}
+
+/// `napsim optimize`.
+#[derive(Debug, Args)]
+pub struct OptimizeArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Play policy of every seat.
+    #[arg(long, value_name = "SPEC", default_value = "expert")]
+    pub play: String,
+    /// Fresh deals each round: 1000000, 1_000_000 or 1e6.
+    #[arg(long, default_value = "1000000", value_parser = parse_count)]
+    pub deals: u64,
+    /// The most rounds (the run stops earlier once a round changes no cell's play).
+    #[arg(long, default_value_t = 10)]
+    pub rounds: u32,
+    /// How the strategy groups hands: `classes` (trump length and honours, side aces and
+    /// kings, voids), `coarse`, `strength` (the threshold bidder's scores) or `exact`.
+    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "coarse", "exact", "strength"])]
+    pub by: String,
+    /// Where to start: `threshold` (no cells: the threshold bidder everywhere) or a strategy
+    /// file (one of this same run continues it, as the Slurm rounds do).
+    #[arg(long, value_name = "FILE|threshold", default_value = "threshold")]
+    pub start: String,
+    /// The one-sided confidence that a call's lead over a cell's call must reach to replace it.
+    #[arg(long, default_value_t = 0.999)]
+    pub level: f64,
+    /// Cells reached by fewer hands in a round keep their call.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub min_hands: u64,
+    /// Held-out deals for the exploitability (default: --deals): a best response by exact
+    /// class is chosen on half of them and measured on the other half.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub held_out: Option<u64>,
+    /// The strategy file (JSON) here, its manifest beside it (FILE.meta.json).
+    #[arg(long, value_name = "FILE.json", required = true)]
+    pub out: Option<PathBuf>,
+    /// The strategy as Markdown here (default: --out with the extension .md).
+    #[arg(long, value_name = "FILE.md")]
+    pub markdown: Option<PathBuf>,
+    /// Seed, threads, progress, shards and checkpoints.
+    #[command(flatten)]
+    pub long: LongArgs,
 }
 
 /// Parses a whole number (0 allowed): `1000`, `1_000` or `1e3`.

@@ -294,6 +294,52 @@ fn run(cli: Cli) -> Result<(), Error> {
             };
             long::<Thresholds>(&profile, job, &a.run.long, outputs)
         }
+        Command::Optimize(a) => {
+            let profile = load_profile(rules)?;
+            let control = &a.long.control;
+            let seed = match (a.long.seed, &control.resume) {
+                (Some(seed), _) => seed,
+                (None, Some(path)) => commands::saved_seed(path).ok_or_else(|| {
+                    Error::input(format!(
+                        "--resume {}: not a napsim optimize checkpoint (a shard resumes with                          --seed given)",
+                        path.display()
+                    ))
+                })?,
+                (None, None) if control.shard.is_some() => {
+                    return Err(Error::input(
+                        "--shard needs --seed: every shard of a run must use the same seed",
+                    ));
+                }
+                (None, None) => fresh_seed(),
+            };
+            let settings = crate::analysis::optimize::OptimizeSettings {
+                players: a.players,
+                play: a.play,
+                by: a.by,
+                deals: a.deals,
+                rounds: a.rounds,
+                level: a.level,
+                min_hands: a.min_hands,
+                held_out: a.held_out.unwrap_or(a.deals),
+                seed,
+                start: a.start.clone(),
+                input_files: Default::default(),
+            };
+            let outputs = Outputs {
+                out: a.out,
+                markdown: a.markdown,
+                ..Outputs::default()
+            };
+            let controls = controls_of(&a.long)?;
+            let progress = TerminalProgress::new(a.long.quiet);
+            let run = LongRun {
+                seed: Some(seed),
+                controls: &controls,
+                outputs,
+                progress: &progress,
+            };
+            deliver(commands::optimize(&profile, settings, &a.start, run)?)
+        }
         Command::Tournament(a) => {
             let profile = load_profile(rules)?;
             let job = TournamentJob {
@@ -340,6 +386,19 @@ fn long<C: Render>(
     args: &LongArgs,
     outputs: Outputs,
 ) -> Result<(), Error> {
+    let controls = controls_of(args)?;
+    let progress = TerminalProgress::new(args.quiet);
+    let run = LongRun {
+        seed: args.seed,
+        controls: &controls,
+        outputs,
+        progress: &progress,
+    };
+    deliver(commands::run_long::<C>(profile, job, run, fresh_seed)?)
+}
+
+/// The run controls the long flags ask for, stopping cleanly on SIGINT, SIGTERM or SIGHUP.
+fn controls_of(args: &LongArgs) -> Result<Controls, Error> {
     let control = &args.control;
     let mut controls = Controls {
         shard: control.shard,
@@ -352,14 +411,7 @@ fn long<C: Render>(
     if let Some(threads) = args.threads {
         controls.threads = threads;
     }
-    let progress = TerminalProgress::new(args.quiet);
-    let run = LongRun {
-        seed: args.seed,
-        controls: &controls,
-        outputs,
-        progress: &progress,
-    };
-    deliver(commands::run_long::<C>(profile, job, run, fresh_seed)?)
+    Ok(controls)
 }
 
 /// The (seat, class label) picks of a `--classes` file.

@@ -6,7 +6,7 @@ use super::replay_text::{ReplayText, parse_suit_arg};
 use crate::analysis::deals::{DealsConfig, play_deals};
 use crate::analysis::replay::replay;
 use crate::analysis::solve;
-use crate::bots::{bid_policy, play_policy};
+use crate::bots::{bid_policy_at, play_policy};
 use crate::cards::parse_deal;
 use crate::error::Error;
 use crate::policy::Table;
@@ -89,7 +89,7 @@ pub fn deal(
     if let (Some(_), Some(hands)) = (&args.replay.calls, &hands) {
         return replay_command(&profile, args, hands.clone(), out);
     }
-    let bid = bid_policy(&args.bid, &profile)?;
+    let bid = bid_policy_at(&args.bid, &profile, args.players)?;
     let play = play_policy(&args.play, &profile)?;
     let table = Table::uniform(bid.as_ref(), play.as_ref());
     let config = DealsConfig {

@@ -11,6 +11,7 @@
 mod bid_table;
 mod hand;
 mod info;
+mod optimize;
 mod play;
 mod replay_text;
 mod review;
@@ -19,6 +20,7 @@ mod thresholds;
 mod tournament;
 
 pub use info::{DealJob, SolveJob, deal, rules_list, rules_show, solve};
+pub use optimize::{optimize, saved_seed, start_file};
 pub use play::{DEFAULT_BOTS, HINT_PLAY, PlayJob, play_session};
 pub use replay_text::ReplayText;
 pub use review::{ReviewJob, review_deals};
@@ -27,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use crate::analysis::bid_table::BidTable;
 use crate::analysis::hand::Hand;
+use crate::analysis::optimize::OptimizePhase;
 use crate::analysis::simulate::Simulate;
 use crate::analysis::thresholds::Thresholds;
 use crate::analysis::tournament::Tournament;
@@ -193,7 +196,7 @@ fn merge_as<C: Render>(merged: Merged, finished: &Finished) -> Result<Rendered, 
 }
 
 /// The long commands: name, extra outputs, merge.
-const LONG_COMMANDS: [(&str, &[&str], MergeAs); 5] = [
+const LONG_COMMANDS: [(&str, &[&str], MergeAs); 6] = [
     (
         Simulate::NAME,
         Simulate::EXTRA_OUTPUTS,
@@ -214,6 +217,11 @@ const LONG_COMMANDS: [(&str, &[&str], MergeAs); 5] = [
         Tournament::NAME,
         Tournament::EXTRA_OUTPUTS,
         merge_as::<Tournament>,
+    ),
+    (
+        OptimizePhase::NAME,
+        OptimizePhase::EXTRA_OUTPUTS,
+        merge_as::<OptimizePhase>,
     ),
 ];
 

@@ -74,6 +74,13 @@ pub trait BidPolicy: Send + Sync + Any {
     /// The call for the seat in `view`; it must be legal ([`BidView::is_legal`]). The runner only
     /// asks when the seat has at least one legal bid.
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call;
+
+    /// Whether the policy can bid at a table of `players` (a strategy found for one table size
+    /// cannot bid at another); the reason when it cannot. Commands ask before they play. The
+    /// default bids at any table.
+    fn check_table(&self, _players: usize) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Decides which card a seat plays. (`Any`: see [`BidPolicy`].)

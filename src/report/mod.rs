@@ -12,6 +12,7 @@ mod progress;
 mod record;
 mod review;
 mod solve;
+mod strategy;
 mod summary;
 mod thresholds;
 mod tournament;
@@ -31,6 +32,7 @@ pub use review::{
     SeatSummary, review_json_lines, review_summary, review_text, summary_json, summary_text,
 };
 pub use solve::{RandomSolveReport, solve_after_json, solve_after_text, solve_json, solve_text};
+pub use strategy::strategy_markdown;
 pub use summary::simulate_summary;
 pub use thresholds::thresholds_text;
 pub use tournament::{tournament_markdown, tournament_text};

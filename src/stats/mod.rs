@@ -6,6 +6,59 @@ pub mod sprt;
 /// The 97.5% standard normal quantile, for 95% two-sided intervals.
 pub const Z95: f64 = 1.959963984540054;
 
+/// The standard normal quantile: the `z` with P(Z <= z) = `p`, for 0 < p < 1 (Acklam's
+/// rational approximation, relative error below 1.2e-9). None outside (0, 1).
+pub fn normal_quantile(p: f64) -> Option<f64> {
+    if !(p > 0.0 && p < 1.0) {
+        return None;
+    }
+    const A: [f64; 6] = [
+        -3.969683028665376e1,
+        2.209460984245205e2,
+        -2.759285104469687e2,
+        1.38357751867269e2,
+        -3.066479806614716e1,
+        2.506628277459239,
+    ];
+    const B: [f64; 5] = [
+        -5.447609879822406e1,
+        1.615858368580409e2,
+        -1.556989798598866e2,
+        6.680131188771972e1,
+        -1.328068155288572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784894002430293e-3,
+        -3.223964580411365e-1,
+        -2.400758277161838,
+        -2.549732539343734,
+        4.374664141464968,
+        2.938163982698783,
+    ];
+    const D: [f64; 4] = [
+        7.784695709041462e-3,
+        3.224671290700398e-1,
+        2.445134137142996,
+        3.754408661907416,
+    ];
+    let tail = |q: f64| {
+        let q = (-2.0 * q.ln()).sqrt();
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    const LOW: f64 = 0.02425;
+    Some(if p < LOW {
+        tail(p)
+    } else if p > 1.0 - LOW {
+        -tail(1.0 - p)
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    })
+}
+
 /// The 95% Wilson score interval for `successes` out of `trials`, clamped so that
 /// `0 <= low <= p <= high <= 1` exactly (low is 0 with no success, high is 1 with no failure).
 /// None when `trials` is 0 (or, for counts that cannot be, below `successes`).
@@ -74,6 +127,21 @@ pub fn paired_mean_se(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normal_quantiles_match_tables() {
+        for (p, z) in [
+            (0.975, Z95),
+            (0.5, 0.0),
+            (0.999, 3.090232306167813),
+            (0.01, -2.326347874040841),
+            (0.99999, 4.264890793922602),
+        ] {
+            assert!((normal_quantile(p).unwrap() - z).abs() < 1e-8, "{p}");
+        }
+        assert_eq!(normal_quantile(1.0), None);
+        assert_eq!(normal_quantile(0.0), None);
+    }
 
     #[test]
     fn wilson_known_values_and_clamps() {

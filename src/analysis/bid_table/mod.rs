@@ -150,8 +150,9 @@ pub struct BidTableTally {
     pub reached: Vec<u64>,
 }
 
-/// A map with tuple keys (de)serialised as a list of `[key, value]` entries.
-mod entries {
+/// A map with tuple keys (de)serialised as a list of `[key, value]` entries (JSON keys must be
+/// strings); reading refuses a key that appears twice.
+pub(crate) mod entries {
     use std::collections::BTreeMap;
 
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -173,7 +174,7 @@ mod entries {
         let len = entries.len();
         let map: BTreeMap<K, V> = entries.into_iter().collect();
         if map.len() != len {
-            return Err(serde::de::Error::custom("a class appears twice"));
+            return Err(serde::de::Error::custom("a key appears twice"));
         }
         Ok(map)
     }

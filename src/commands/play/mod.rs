@@ -98,6 +98,9 @@ pub fn play_session(
         crate::files::check_writable(save)?;
     }
     let bots = parse_entrant(&format!("bots={}", job.bots), &profile)?;
+    bots.bid
+        .check_table(job.players)
+        .map_err(|reason| Error::input(format!("--bots {}: {reason}", job.bots)))?;
     let seats = Seats {
         bid: bots.bid,
         play: bots.play,

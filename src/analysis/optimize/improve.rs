@@ -1,0 +1,253 @@
+//! From a phase's tallies to decisions: a round's best responses (which cells change their
+//! call), and the exploitability of a strategy (what a finer best response gains on held-out
+//! deals).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::tally::{CellId, CellTally, OptimizeTally};
+use crate::bots::tuned::{CellKey, Strategy};
+use crate::cards::{CardSet, Suit};
+use crate::eval::classes::Class;
+use crate::eval::hand::{call_at, call_index};
+use crate::game::Call;
+use crate::stats::mean_se;
+
+/// When a cell changes its call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rule {
+    /// The one-sided normal quantile a call's lead must exceed, in standard errors.
+    pub z: f64,
+    /// Cells reached by fewer hands keep what they have.
+    pub min_hands: u64,
+}
+
+/// A cell whose call a round changed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// The cell.
+    pub key: CellKey,
+    /// Its call before (None: the fallback's).
+    pub from: Option<usize>,
+    /// Its call now.
+    pub to: usize,
+    /// Hands that reached it in the round.
+    pub hands: u64,
+    /// The new call's mean lead over the old per hand, and its standard error.
+    pub gain: (f64, f64),
+}
+
+impl Rule {
+    /// The best legal call of `cell` and its lead over the strategy's call (ties to the call
+    /// the strategy made most often there, then to the lower call).
+    fn best(cell: &CellTally) -> Option<(usize, f64, f64)> {
+        let mut best: Option<(usize, f64, f64, u64)> = None;
+        for g in &cell.1 {
+            let (gain, se) = cell.gain(g.0 as usize)?;
+            let better = match best {
+                None => true,
+                Some((_, b, _, chosen)) => gain > b || (gain == b && g.1 > chosen),
+            };
+            if better {
+                best = Some((g.0 as usize, gain, se, g.1));
+            }
+        }
+        best.map(|(c, gain, se, _)| (c, gain, se))
+    }
+
+    /// The call that `cell`, holding `held` (None: the fallback's calls), takes under the
+    /// rule, if it changes: a call with a lead over the strategy's significant at the rule's
+    /// level; a cell without a call of its own takes its best call when no call it could hold
+    /// does worse than the fallback there.
+    pub fn decide(&self, cell: &CellTally, held: Option<usize>) -> Option<(usize, f64, f64)> {
+        if cell.hands() < self.min_hands {
+            return None;
+        }
+        let (best, gain, se) = Rule::best(cell)?;
+        match held {
+            Some(held) if best == held => None,
+            Some(_) => (gain > 0.0 && gain > self.z * se).then_some((best, gain, se)),
+            None => (gain >= 0.0).then_some((best, gain, se)),
+        }
+    }
+
+    /// A deviation's call for `cell`: a call with a significant lead over the strategy's.
+    fn deviate(&self, cell: &CellTally) -> Option<usize> {
+        if cell.hands() < self.min_hands {
+            return None;
+        }
+        let (best, gain, se) = Rule::best(cell)?;
+        (gain > 0.0 && gain > self.z * se).then_some(best)
+    }
+}
+
+/// One round's best responses: each cell of the tally decided by `rule` against `strategy`.
+/// Returns the new strategy and the cells whose play changes (a cell that takes the one call
+/// the fallback always made there takes a call of its own, but plays as before).
+pub fn improve(strategy: &Strategy, tally: &OptimizeTally, rule: &Rule) -> (Strategy, Vec<Change>) {
+    let mut next = strategy.clone();
+    let mut changes = Vec::new();
+    for (id, cell) in &tally.cells {
+        let key = id.key();
+        let held = strategy.cells.get(&key).map(|&c| call_number(c));
+        let Some((to, gain, se)) = rule.decide(cell, held) else {
+            continue;
+        };
+        next.cells.insert(key, call_at(to));
+        let same_play = held.is_none() && cell.call(to).is_some_and(|g| g.1 == cell.hands());
+        if !same_play {
+            changes.push(Change {
+                key,
+                from: held,
+                to,
+                hands: cell.hands(),
+                gain: (gain, se),
+            });
+        }
+    }
+    (next, changes)
+}
+
+/// A call's number among the calls (passing 0, bid `i` as `i + 1`).
+fn call_number(call: Call) -> usize {
+    match call {
+        Call::Bid(id) => call_index(id),
+        _ => 0,
+    }
+}
+
+/// What one seat gains by its best response, per deal at its position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatGain {
+    /// The position.
+    pub seat: usize,
+    /// Mean units per deal.
+    pub mean: f64,
+    /// Its standard error.
+    pub se: f64,
+    /// Cells at which the best response deviates (from the first half's tallies).
+    pub cells: usize,
+}
+
+/// A strategy's exploitability: what a player gains by deviating to its own best response.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exploitability {
+    /// Per position, per deal.
+    pub seats: Vec<SeatGain>,
+    /// Per session: a player sits at every position `session_deals / players` times.
+    pub per_session: f64,
+    /// Its standard error: the positions' errors added (a bound that holds whatever their
+    /// correlation).
+    pub per_session_se: f64,
+    /// Deals that chose the best response.
+    pub deals_chosen: u64,
+    /// Deals on which its gain was measured.
+    pub deals_measured: u64,
+}
+
+/// The exploitability of `strategy` from an exploitability phase's tally (`tally`: cells by
+/// exact class; the first half of the deals chooses a best response, the second measures
+/// it). The best response at a cell: its exact class's best call where the lead over the
+/// strategy's call is significant under `rule`, else its strategy class's where that is,
+/// else the strategy's own call.
+pub fn exploitability(
+    strategy: &Strategy,
+    tally: &OptimizeTally,
+    rule: &Rule,
+    session_deals: usize,
+) -> Exploitability {
+    let coarse_key = |key: CellKey| CellKey {
+        class: strategy.scheme.class(exact_hand(key.class)),
+        ..key
+    };
+    let mut coarse: BTreeMap<CellKey, CellTally> = BTreeMap::new();
+    for (id, cell) in tally.cells.range(..CellId(1, 0, 0, 0)) {
+        coarse.entry(coarse_key(id.key())).or_default().add(cell);
+    }
+    let chosen: BTreeMap<CellKey, usize> = coarse
+        .iter()
+        .filter_map(|(key, cell)| rule.deviate(cell).map(|c| (*key, c)))
+        .collect();
+    let exact: BTreeMap<CellKey, usize> = tally
+        .cells
+        .range(..CellId(1, 0, 0, 0))
+        .filter_map(|(id, cell)| rule.deviate(cell).map(|c| (id.key(), c)))
+        .collect();
+    let players = tally.seats.len();
+    let mut sums = vec![(0i64, 0u64, 0usize); players];
+    for (key, _) in exact.iter() {
+        sums[key.seat as usize].2 += 1;
+    }
+    for (id, cell) in tally.cells.range(CellId(1, 0, 0, 0)..) {
+        let key = id.key();
+        let call = exact
+            .get(&key)
+            .or_else(|| chosen.get(&coarse_key(key)))
+            .copied();
+        if let Some(g) = call.and_then(|c| cell.call(c)) {
+            sums[key.seat as usize].0 += g.2;
+            sums[key.seat as usize].1 += g.3;
+        }
+    }
+    for key in chosen.keys() {
+        if !exact.keys().any(|k| coarse_key(*k) == *key) {
+            sums[key.seat as usize].2 += 1;
+        }
+    }
+    let measured = tally.deals / 2;
+    let seats: Vec<SeatGain> = sums
+        .iter()
+        .enumerate()
+        .map(|(seat, &(sum, sq, cells))| {
+            let (mean, se) = mean_se(measured, sum, u128::from(sq)).unwrap_or((0.0, 0.0));
+            SeatGain {
+                seat,
+                mean,
+                se,
+                cells,
+            }
+        })
+        .collect();
+    let per_position = session_deals as f64 / players.max(1) as f64;
+    Exploitability {
+        per_session: per_position * seats.iter().map(|s| s.mean).sum::<f64>(),
+        per_session_se: per_position * seats.iter().map(|s| s.se).sum::<f64>(),
+        seats,
+        deals_chosen: tally.deals - measured,
+        deals_measured: measured,
+    }
+}
+
+/// A hand of the exact class `class` (its lanes given to the suits in order).
+pub fn exact_hand(class: Class) -> CardSet {
+    (0..4).fold(CardSet::EMPTY, |hand, i| {
+        let lane = (class.0 >> (16 * (3 - i))) as u16;
+        hand | CardSet::from_lane(Suit::ALL[i], lane)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_hand;
+    use crate::eval::classes::Scheme;
+
+    #[test]
+    fn an_exact_class_gives_back_a_hand_of_it() {
+        for text in [
+            "AS KS 9S 7H 2C",
+            "AH JH TH KC 2D",
+            "9S 7S 5H 3D 2C",
+            "AS KS QS JS TS",
+        ] {
+            let hand = parse_hand(text, 5).unwrap();
+            let class = Scheme::Exact.class(hand);
+            let back = exact_hand(class);
+            assert_eq!(Scheme::Exact.class(back), class, "{text}");
+            for scheme in [Scheme::Classes, Scheme::Coarse, Scheme::Strength] {
+                assert_eq!(scheme.class(back), scheme.class(hand), "{text}");
+            }
+        }
+    }
+}

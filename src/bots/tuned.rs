@@ -1,0 +1,440 @@
+//! `tuned:file=(FILE.json)`: bids from a strategy file made by `napsim optimize`.
+//!
+//! A strategy is a lookup from a cell, (the seat's position in the auction, the calls before it,
+//! its hand's class), to a call, for one profile and table size. A seat whose cell the strategy
+//! holds makes that call; any other seat calls as the default threshold bidder does, which also
+//! makes every decision besides the call (buying, peeking, taking the spare hand, naming trump).
+//!
+//! The file is JSON (`format: napsim-strategy/1`): the profile, table size and class scheme it
+//! was found for, and its cells, each `{seat, calls, class, key, call, hands}` (`calls` the
+//! earlier calls by name, `class` the class label, `key` the class's number, `hands` how many
+//! hands reached the cell when it was last valued). Loading checks every cell against the
+//! profile: a cell that could not arise, or whose call would be illegal there, is refused with
+//! its file and cell named.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::threshold::Threshold;
+use crate::cards::CardSet;
+use crate::eval::classes::{Class, Scheme};
+use crate::game::{Call, DealState};
+use crate::policy::{BidPolicy, BidView, Spec, SpecError};
+use crate::rng::SimRng;
+use crate::rules::Profile;
+
+/// The `format` of a strategy file.
+pub const STRATEGY_FORMAT: &str = "napsim-strategy/1";
+
+/// The schemes a strategy may group hands by.
+pub const STRATEGY_SCHEMES: [Scheme; 4] = [
+    Scheme::Classes,
+    Scheme::Coarse,
+    Scheme::Exact,
+    Scheme::Strength,
+];
+
+/// The scheme called `name` (`classes`, `coarse`, `exact`, `strength`).
+pub fn scheme_named(name: &str) -> Option<Scheme> {
+    STRATEGY_SCHEMES.into_iter().find(|s| s.name() == name)
+}
+
+/// Where a seat stands when it calls: its position (0 for eldest), the calls before it
+/// ([`history_code`]) and its hand's class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CellKey {
+    /// The position in the auction.
+    pub seat: u8,
+    /// The earlier calls, packed ([`history_code`]).
+    pub history: u64,
+    /// The hand's class.
+    pub class: Class,
+}
+
+/// Bits per call in a [`history_code`].
+const CALL_BITS: u32 = 7;
+/// A call's code: passing 0, bid `i` as `i + 1`, taking the spare hand the largest code.
+const SPARE_CODE: u64 = (1 << CALL_BITS) - 1;
+
+/// The calls `calls` packed into a number, seven bits each, the first call highest (the
+/// position, which is the number of calls, tells the lengths apart).
+pub fn history_code(calls: &[Call]) -> u64 {
+    calls.iter().fold(0, |code, call| {
+        code << CALL_BITS
+            | match call {
+                Call::Pass => 0,
+                Call::Bid(id) => id.index() as u64 + 1,
+                Call::TakeSpare => SPARE_CODE,
+            }
+    })
+}
+
+/// The calls of a [`history_code`] of `len` calls.
+pub fn history_calls(code: u64, len: usize) -> Vec<Call> {
+    (0..len)
+        .rev()
+        .map(|i| match code >> (CALL_BITS * i as u32) & SPARE_CODE {
+            0 => Call::Pass,
+            SPARE_CODE => Call::TakeSpare,
+            b => Call::Bid(crate::rules::BidId((b - 1) as u8)),
+        })
+        .collect()
+}
+
+/// One cell of a strategy file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellEntry {
+    /// The position in the auction (0 for eldest).
+    pub seat: usize,
+    /// The earlier calls by name, in speaking order.
+    pub calls: Vec<String>,
+    /// The class's label.
+    pub class: String,
+    /// The class's number (the label alone does not always give it back).
+    pub key: u64,
+    /// The call by name.
+    pub call: String,
+    /// Hands that reached the cell when it was last valued.
+    pub hands: u64,
+}
+
+/// The playable part of a strategy file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StrategyBody {
+    /// [`STRATEGY_FORMAT`].
+    pub format: String,
+    /// The profile's name.
+    pub profile: String,
+    /// The table size.
+    pub players: usize,
+    /// The class scheme's name.
+    pub by: String,
+    /// The play policy the strategy was found for (a spec).
+    pub play: String,
+    /// The bid policy for cells the strategy lacks (always `threshold`).
+    pub fallback: String,
+    /// The cells, in order of seat, calls and class.
+    pub cells: Vec<CellEntry>,
+}
+
+/// A strategy, checked against its profile: the cells to look up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Strategy {
+    /// The table size.
+    pub players: usize,
+    /// How hands are grouped.
+    pub scheme: Scheme,
+    /// The call of each cell the strategy holds.
+    pub cells: HashMap<CellKey, Call>,
+}
+
+impl Strategy {
+    /// The empty strategy: every seat bids as the fallback does.
+    pub fn empty(players: usize, scheme: Scheme) -> Strategy {
+        Strategy {
+            players,
+            scheme,
+            cells: HashMap::new(),
+        }
+    }
+
+    /// Checks `body` against `profile`; errors say what is wrong, naming the cell.
+    pub fn from_body(body: &StrategyBody, profile: &Profile) -> Result<Strategy, String> {
+        if body.format != STRATEGY_FORMAT {
+            return Err(format!(
+                "format '{}' is not a napsim strategy ({STRATEGY_FORMAT}): make one with napsim \
+                 optimize",
+                body.format
+            ));
+        }
+        if body.profile != profile.name() {
+            return Err(format!(
+                "the strategy is for profile {}, not {}",
+                body.profile,
+                profile.name()
+            ));
+        }
+        if profile.check_players(body.players).is_err() {
+            return Err(format!(
+                "the strategy is for {} players, which {} does not seat",
+                body.players,
+                profile.name()
+            ));
+        }
+        let scheme =
+            scheme_named(&body.by).ok_or_else(|| format!("unknown class scheme '{}'", body.by))?;
+        if body.fallback != "threshold" {
+            return Err(format!(
+                "fallback '{}': only the threshold bidder is a fallback",
+                body.fallback
+            ));
+        }
+        let auction_start = any_deal(profile, body.players);
+        let mut cells = HashMap::new();
+        for entry in &body.cells {
+            let (key, call) = check_cell(entry, profile, body.players, scheme, &auction_start)
+                .map_err(|reason| format!("{}: {reason}", describe_cell(entry)))?;
+            if cells.insert(key, call).is_some() {
+                return Err(format!("{}: the cell appears twice", describe_cell(entry)));
+            }
+        }
+        Ok(Strategy {
+            players: body.players,
+            scheme,
+            cells,
+        })
+    }
+
+    /// The strategy's cells as a file's entries, in order, with the hands each reached
+    /// (`hands`, 0 for a cell it lacks).
+    pub fn entries(&self, profile: &Profile, hands: impl Fn(&CellKey) -> u64) -> Vec<CellEntry> {
+        let mut keys: Vec<&CellKey> = self.cells.keys().collect();
+        keys.sort();
+        keys.into_iter()
+            .map(|key| CellEntry {
+                seat: key.seat as usize,
+                calls: history_calls(key.history, key.seat as usize)
+                    .into_iter()
+                    .map(|c| c.name(profile).to_string())
+                    .collect(),
+                class: self.scheme.label(key.class),
+                key: key.class.0,
+                call: self.cells[key].name(profile).to_string(),
+                hands: hands(key),
+            })
+            .collect()
+    }
+
+    /// The cell of the seat to call in `view`.
+    pub fn cell(&self, view: &BidView) -> CellKey {
+        CellKey {
+            seat: view.position() as u8,
+            history: history_code(view.calls()),
+            class: self.scheme.class(view.hand()),
+        }
+    }
+
+    /// The call the strategy holds for the seat to call in `view`, if any.
+    pub fn lookup(&self, view: &BidView) -> Option<Call> {
+        self.cells.get(&self.cell(view)).copied()
+    }
+}
+
+/// A cell as messages name it.
+fn describe_cell(entry: &CellEntry) -> String {
+    let calls = if entry.calls.is_empty() {
+        "none".to_string()
+    } else {
+        entry.calls.join(",")
+    };
+    format!(
+        "cell seat {}, calls before {calls}, class '{}'",
+        entry.seat, entry.class
+    )
+}
+
+/// Some deal at the start of its auction, to replay a cell's calls on (whether a call is legal
+/// does not depend on the cards).
+fn any_deal(profile: &Profile, players: usize) -> DealState<'_> {
+    let mut shuffler = crate::game::Shuffler::new(profile, players);
+    let dealt = shuffler.deal(players - 1, &mut crate::rng::base_rng(0));
+    let mut state = DealState::from_dealt(profile, players - 1, &dealt, players);
+    // Purchases (Purchase Nap) come before the auction: nobody buys.
+    while state.phase() == crate::game::Phase::Purchase {
+        state
+            .purchase(CardSet::EMPTY)
+            .expect("buying nothing is legal");
+    }
+    state
+}
+
+/// Checks one cell: its seat, that its calls could be made in turn, its class, and that its
+/// call is legal after them.
+fn check_cell(
+    entry: &CellEntry,
+    profile: &Profile,
+    players: usize,
+    scheme: Scheme,
+    start: &DealState,
+) -> Result<(CellKey, Call), String> {
+    if entry.seat >= players {
+        return Err(format!("no seat {} at a table of {players}", entry.seat));
+    }
+    if entry.calls.len() != entry.seat {
+        return Err(format!(
+            "seat {} speaks after {} calls, not {}",
+            entry.seat,
+            entry.seat,
+            entry.calls.len()
+        ));
+    }
+    let parse = |name: &str| {
+        Call::parse(name, profile)
+            .ok_or_else(|| format!("'{name}' is not a call of profile {}", profile.name()))
+    };
+    let mut state = start.clone();
+    let mut calls = Vec::new();
+    for name in &entry.calls {
+        let call = parse(name)?;
+        if call == Call::TakeSpare {
+            // Taking the spare hand ends the bidding: no later seat has a call to make.
+            return Err("no seat calls after the spare hand is taken".into());
+        }
+        state
+            .call(call)
+            .map_err(|e| format!("the earlier call {name} is illegal there: {e}"))?;
+        calls.push(call);
+    }
+    let call = parse(&entry.call)?;
+    if call == Call::TakeSpare {
+        return Err("take-spare is not a call a strategy makes".into());
+    }
+    if !state.any_legal_bid() {
+        return Err("the seat has no bid left to make there".into());
+    }
+    state
+        .check_call(call)
+        .map_err(|e| format!("{} is illegal there: {}", entry.call, e.explain(profile)))?;
+    let class = Class(entry.key);
+    if scheme.label(class) != entry.class {
+        return Err(format!(
+            "class number {} is '{}' under --by {}, not '{}'",
+            entry.key,
+            scheme.label(class),
+            scheme.name(),
+            entry.class
+        ));
+    }
+    Ok((
+        CellKey {
+            seat: entry.seat as u8,
+            history: history_code(&calls),
+            class,
+        },
+        call,
+    ))
+}
+
+/// The tuned bidder: a strategy's call where it holds the seat's cell, the threshold bidder's
+/// elsewhere and for every other decision.
+pub struct Tuned {
+    strategy: Strategy,
+    fallback: Threshold,
+}
+
+impl Tuned {
+    /// The bidder playing `strategy` for `profile`.
+    pub fn new(strategy: Strategy, profile: &Profile) -> Tuned {
+        Tuned {
+            strategy,
+            fallback: Threshold::from_spec(&"threshold".parse().expect("a spec"), profile)
+                .expect("the default threshold bidder"),
+        }
+    }
+
+    /// Builds the policy from `tuned:file=(FILE.json)`, reading the strategy for `profile`.
+    pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Tuned, SpecError> {
+        spec.check_keys(&["file"])?;
+        let file = spec.get("file").ok_or_else(|| SpecError::Missing {
+            policy: "tuned".into(),
+            key: "file".into(),
+            hint: "a strategy from napsim optimize, e.g. tuned:file=(strategies/4p.json)".into(),
+        })?;
+        let bad = |reason: String| SpecError::BadValue {
+            policy: "tuned".into(),
+            key: "file".into(),
+            value: file.to_string(),
+            reason,
+        };
+        let text =
+            std::fs::read_to_string(file).map_err(|e| bad(format!("cannot read it: {e}")))?;
+        let body: StrategyBody = serde_json::from_str(&text)
+            .map_err(|e| bad(format!("not a napsim strategy file: {e}")))?;
+        let strategy = Strategy::from_body(&body, profile).map_err(bad)?;
+        Ok(Tuned::new(strategy, profile))
+    }
+
+    /// The strategy played.
+    pub fn strategy(&self) -> &Strategy {
+        &self.strategy
+    }
+
+    /// The fallback bidder.
+    pub fn fallback(&self) -> &Threshold {
+        &self.fallback
+    }
+}
+
+impl BidPolicy for Tuned {
+    fn purchase(&self, view: &BidView, rng: &mut SimRng) -> CardSet {
+        self.fallback.purchase(view, rng)
+    }
+
+    fn peek(&self, view: &BidView, rng: &mut SimRng) -> bool {
+        self.fallback.peek(view, rng)
+    }
+
+    fn floater_discard(
+        &self,
+        view: &BidView,
+        six: CardSet,
+        rng: &mut SimRng,
+    ) -> crate::cards::Card {
+        self.fallback.floater_discard(view, six, rng)
+    }
+
+    fn name_trump(&self, view: &BidView, rng: &mut SimRng) -> crate::cards::Suit {
+        self.fallback.name_trump(view, rng)
+    }
+
+    fn take_spare(&self, view: &BidView, rng: &mut SimRng) -> bool {
+        self.fallback.take_spare(view, rng)
+    }
+
+    fn keep(&self, view: &BidView, cards: CardSet, rng: &mut SimRng) -> CardSet {
+        self.fallback.keep(view, cards, rng)
+    }
+
+    fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
+        // At another table size (a command that cannot ask `check_table`) the cells mean
+        // nothing: the fallback bids.
+        let lookup = (view.players() == self.strategy.players)
+            .then(|| self.strategy.lookup(view))
+            .flatten();
+        match lookup {
+            Some(call) if view.is_legal(call) => call,
+            _ => self.fallback.call(view, rng),
+        }
+    }
+
+    fn check_table(&self, players: usize) -> Result<(), String> {
+        if players == self.strategy.players {
+            Ok(())
+        } else {
+            Err(format!(
+                "the strategy is for a table of {} players, not {players}",
+                self.strategy.players
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::BidId;
+
+    #[test]
+    fn history_codes_round_trip() {
+        let calls = [Call::Pass, Call::Bid(BidId(2)), Call::TakeSpare];
+        for len in 0..=calls.len() {
+            let code = history_code(&calls[..len]);
+            assert_eq!(history_calls(code, len), calls[..len]);
+        }
+        assert_ne!(
+            history_code(&[Call::Bid(BidId(0))]),
+            history_code(&[Call::Pass, Call::Pass])
+        );
+    }
+}
