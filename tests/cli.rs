@@ -1014,3 +1014,89 @@ fn replays_cover_floater_purchase_and_spare_hand_profiles() {
         "as many cards",
     );
 }
+
+#[test]
+fn optimize_finds_a_strategy_that_the_tuned_bidder_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |args: &[&str]| {
+        let out = napsim().current_dir(d).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    let optimize = [
+        "optimize",
+        "--players",
+        "3",
+        "--play",
+        "heuristic",
+        "--deals",
+        "40000",
+        "--rounds",
+        "2",
+        "--held-out",
+        "40000",
+        "--min-hands",
+        "100",
+        "--seed",
+        "4",
+        "--out",
+        "s.json",
+        "--quiet",
+    ];
+    let out = run(&optimize);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("strategy: "));
+    let file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("s.json")).unwrap()).unwrap();
+    let rounds = file["found"]["rounds"].as_array().unwrap();
+    assert!(!rounds.is_empty() && rounds.len() <= 2);
+    assert!(
+        rounds[0]["changed"].as_u64().unwrap() > 0,
+        "the first round changes cells"
+    );
+    assert!(rounds[0]["gain_per_deal"].as_f64().unwrap() > 0.0);
+    assert!(!file["cells"].as_array().unwrap().is_empty());
+    assert!(file["found"]["exploitability"]["per_session"].is_number());
+    let markdown = std::fs::read_to_string(d.join("s.md")).unwrap();
+    for heading in [
+        "# Bidding strategy",
+        "## Rounds",
+        "## Exploitability",
+        "### Seat 0",
+    ] {
+        assert!(markdown.contains(heading), "{heading}");
+    }
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("s.json.meta.json")).unwrap()).unwrap();
+    let reproduce = meta["reproduce"].as_str().unwrap();
+    assert!(
+        reproduce.contains("optimize --players 3 --play heuristic"),
+        "{reproduce}"
+    );
+    assert_eq!(
+        meta["outcome"]["cells"],
+        file["cells"].as_array().unwrap().len()
+    );
+    // The file plays as a bid policy, and not as the threshold bidder it started from.
+    let simulate = |bid: &str| {
+        let args = [
+            "simulate",
+            "--players",
+            "3",
+            "--deals",
+            "20000",
+            "--seed",
+            "1",
+            "--bid",
+            bid,
+        ];
+        String::from_utf8(run(&args).stdout).unwrap()
+    };
+    let tuned = simulate("tuned:file=(s.json)");
+    assert!(tuned.contains("20000 deals"));
+    assert_ne!(tuned, simulate("threshold"));
+}

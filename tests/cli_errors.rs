@@ -1050,3 +1050,156 @@ fn a_run_that_cannot_write_one_output_writes_none() {
     ];
     check(&cases);
 }
+
+/// A strategy file at `path`: heather-1875 at `players`, eldest calling `call` from two small
+/// trumps, and `more` cells (seat, calls before, call) of the same class.
+fn strategy_file(path: &Path, profile: &str, players: usize, more: &[(usize, &[&str], &str)]) {
+    let cell = |seat: usize, calls: &[&str], call: &str| {
+        serde_json::json!({"seat": seat, "calls": calls, "class": "2 trumps x-x", "key": 2,
+                           "call": call, "hands": 1})
+    };
+    let mut cells = vec![cell(0, &[], "three")];
+    cells.extend(
+        more.iter()
+            .map(|&(seat, calls, call)| cell(seat, calls, call)),
+    );
+    let body = serde_json::json!({
+        "format": "napsim-strategy/1", "profile": profile, "players": players, "by": "classes",
+        "play": "heuristic", "fallback": "threshold", "cells": cells,
+    });
+    std::fs::write(path, serde_json::to_vec(&body).unwrap()).unwrap();
+}
+
+#[test]
+fn strategies_for_other_tables_or_with_illegal_cells_are_refused() {
+    let files = tempfile::tempdir().unwrap();
+    let path = |name: &str| files.path().join(name).display().to_string();
+    strategy_file(Path::new(&path("good.json")), "heather-1875", 4, &[]);
+    strategy_file(Path::new(&path("pub.json")), "pub-guide", 4, &[]);
+    strategy_file(
+        Path::new(&path("illegal.json")),
+        "heather-1875",
+        4,
+        &[(1, &["nap"], "three")],
+    );
+    strategy_file(
+        Path::new(&path("seat.json")),
+        "heather-1875",
+        3,
+        &[(3, &["pass"; 3], "three")],
+    );
+    let tuned = |name: &str| format!("tuned:file=({})", path(name));
+    let simulate = |players: &str, bid: &str| -> Vec<String> {
+        [
+            "simulate",
+            "--players",
+            players,
+            "--deals",
+            "100",
+            "--seed",
+            "1",
+            "--bid",
+            bid,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let optimize: Vec<String> = [
+        "optimize",
+        "--players",
+        "4",
+        "--play",
+        "heuristic",
+        "--deals",
+        "100",
+        "--seed",
+        "1",
+        "--out",
+        "s.json",
+        "--quiet",
+    ]
+    .map(String::from)
+    .to_vec();
+    let good = path("good.json");
+    check(&[
+        input(
+            &simulate("3", &tuned("good.json")),
+            "table of 4 players, not 3",
+        ),
+        input(&simulate("3", &tuned("good.json")), &good),
+        input(
+            &with(
+                &["--rules", "pub-guide"],
+                &simulate("4", &tuned("good.json")),
+            ),
+            "the strategy is for profile heather-1875, not pub-guide",
+        ),
+        input(&simulate("4", &tuned("pub.json")), "profile pub-guide"),
+        input(
+            &simulate("4", &tuned("illegal.json")),
+            "cell seat 1, calls before nap, class '2 trumps x-x': three is illegal there",
+        ),
+        input(
+            &simulate("4", &tuned("illegal.json")),
+            &path("illegal.json"),
+        ),
+        input(
+            &simulate("3", &tuned("seat.json")),
+            "cell seat 3, calls before pass,pass,pass",
+        ),
+        input(&simulate("4", &tuned("missing.json")), "cannot read it"),
+        input(
+            &with(
+                &[
+                    "tournament",
+                    "--players",
+                    "3",
+                    "--sessions",
+                    "10",
+                    "--seed",
+                    "1",
+                ],
+                &[
+                    "--entrant".to_string(),
+                    format!("a=({})/heuristic", tuned("good.json")),
+                    "--entrant".to_string(),
+                    "b=threshold/heuristic".to_string(),
+                ],
+            ),
+            "--entrant 'a': the strategy is for a table of 4 players, not 3",
+        ),
+        input(
+            &with(&optimize, &["--start", &path("pub.json")]),
+            "profile pub-guide",
+        ),
+        input(
+            &with(&optimize, &["--start", &path("illegal.json")]),
+            "cell seat 1",
+        ),
+        input(
+            &with(&set(&optimize, "--players", "3"), &["--start", &good]),
+            "is for 4 players by classes classes, this run is for 3",
+        ),
+        input(&with(&optimize, &["--level", "1.5"]), "--level 1.5"),
+        input(&with(&optimize, &["--held-out", "1"]), "--held-out"),
+        input(
+            &with(&optimize, &["--resume", &good]),
+            "not a napsim optimize checkpoint",
+        ),
+        input(
+            &with(&set(&optimize, "--seed", "1"), &["--shard", "0/2"])
+                .into_iter()
+                .filter(|a| a != "--seed" && a != "1")
+                .collect::<Vec<_>>(),
+            "--shard needs --seed",
+        ),
+        usage(&with(&optimize, &["--by", "suits"]), "--by"),
+        usage(
+            &optimize
+                .iter()
+                .filter(|a| *a != "--out" && *a != "s.json")
+                .collect::<Vec<_>>(),
+            "required arguments",
+        ),
+    ]);
+}

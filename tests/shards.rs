@@ -565,3 +565,61 @@ fn assert_threads_and_shards_agree(d: &Path, command: &[&str]) {
     ok(d, &merge);
     assert_same(d, &["single-2.csv"], &["merged.csv"], 0);
 }
+
+#[test]
+fn optimize_phases_are_the_same_whatever_the_threads_and_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let command = [
+        "optimize",
+        "--players",
+        "4",
+        "--play",
+        "heuristic",
+        "--deals",
+        "12000",
+        "--rounds",
+        "2",
+        "--held-out",
+        "12000",
+        "--min-hands",
+        "100",
+        "--seed",
+        "6",
+    ];
+    for threads in ["1", "2"] {
+        let out = format!("single-{threads}.json");
+        let mut single = command.to_vec();
+        single.extend(["--out", &out, "--quiet", "--threads", threads]);
+        ok(d, &single);
+    }
+    assert!(read(d, "single-1.json") == read(d, "single-2.json"));
+    // Phase by phase, as the Slurm scripts run them: shards of the next phase of the file so
+    // far, merged into the next file, until the run is finished.
+    let mut start = "threshold".to_string();
+    for phase in 1.. {
+        let mut next = command.to_vec();
+        next.extend(["--start", &start]);
+        let parts = shards(d, &next, 3);
+        let merged = format!("phase-{phase}.json");
+        let mut merge = vec!["merge"];
+        merge.extend(parts.iter().map(String::as_str));
+        merge.extend(["--out", &merged]);
+        ok(d, &merge);
+        start = merged;
+        let file: serde_json::Value = serde_json::from_slice(&read(d, &start)).unwrap();
+        if file["found"]["exploitability"].is_object() {
+            break;
+        }
+        assert!(phase < 4, "a run of two rounds has at most three phases");
+    }
+    assert!(
+        read(d, "single-1.json") == read(d, &start),
+        "the shards' file is the single run's"
+    );
+    let last = d.join(&start).display().to_string();
+    let late = d.join("late.json").display().to_string();
+    let mut finished = command.to_vec();
+    finished.extend(["--start", &last, "--shard", "0/2", "--out", &late]);
+    assert_bad(&finished, "the run is finished");
+}

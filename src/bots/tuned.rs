@@ -425,6 +425,85 @@ mod tests {
     use super::*;
     use crate::rules::BidId;
 
+    fn body(cells: Vec<CellEntry>) -> StrategyBody {
+        StrategyBody {
+            format: STRATEGY_FORMAT.into(),
+            profile: "heather-1875".into(),
+            players: 4,
+            by: "classes".into(),
+            play: "heuristic".into(),
+            fallback: "threshold".into(),
+            cells,
+        }
+    }
+
+    fn cell(seat: usize, calls: &[&str], hand: &str, call: &str) -> CellEntry {
+        let class = Scheme::Classes.class(crate::cards::parse_hand(hand, 5).unwrap());
+        CellEntry {
+            seat,
+            calls: calls.iter().map(|c| c.to_string()).collect(),
+            class: Scheme::Classes.label(class),
+            key: class.0,
+            call: call.into(),
+            hands: 1,
+        }
+    }
+
+    #[test]
+    fn a_seat_in_a_cell_makes_its_call_and_others_bid_by_threshold() {
+        let profile = Profile::default_profile();
+        // Three small trumps and nothing else: the threshold bidder passes.
+        let weak = "7S 5S 3S 4H 2D";
+        let strategy = Strategy::from_body(&body(vec![cell(0, &[], weak, "nap")]), &profile);
+        let tuned = Tuned::new(strategy.unwrap(), &profile);
+        let threshold = Threshold::from_spec(&"threshold".parse().unwrap(), &profile).unwrap();
+        let mut rng = crate::rng::base_rng(1);
+        let hands = |first: &str| {
+            let mut hands = vec![crate::cards::parse_hand(first, 5).unwrap()];
+            for other in ["AH KH QH JH 9H", "AC KC QC JC 9C", "AD KD QD JD 9D"] {
+                hands.push(crate::cards::parse_hand(other, 5).unwrap());
+            }
+            hands
+        };
+        let weak_hands = hands(weak);
+        let state = DealState::new(&profile, 3, &weak_hands);
+        let nap = Call::Bid(profile.bid_id("nap").unwrap());
+        assert_eq!(tuned.call(&BidView::new(&state), &mut rng), nap);
+        assert_eq!(threshold.call(&BidView::new(&state), &mut rng), Call::Pass);
+        let strong_hands = hands("AS KS QS JS 2D");
+        let strong = DealState::new(&profile, 3, &strong_hands);
+        assert_eq!(
+            tuned.call(&BidView::new(&strong), &mut rng),
+            threshold.call(&BidView::new(&strong), &mut rng)
+        );
+        assert!(tuned.check_table(4).is_ok());
+        assert!(tuned.check_table(3).unwrap_err().contains("4 players"));
+    }
+
+    #[test]
+    fn cells_that_cannot_arise_or_call_illegally_are_refused_by_name() {
+        let profile = Profile::default_profile();
+        let refused =
+            |cells: Vec<CellEntry>| Strategy::from_body(&body(cells), &profile).unwrap_err();
+        let hand = "AS KS 9S 7H 2C";
+        let error = refused(vec![cell(1, &["nap"], hand, "three")]);
+        assert!(error.contains("cell seat 1, calls before nap"), "{error}");
+        assert!(error.contains("three is illegal"), "{error}");
+        assert!(refused(vec![cell(4, &["pass"; 4], hand, "three")]).contains("no seat 4"));
+        assert!(refused(vec![cell(1, &[], hand, "three")]).contains("after 1 calls"));
+        assert!(refused(vec![cell(0, &[], hand, "misere")]).contains("not a call"));
+        assert!(refused(vec![cell(0, &[], hand, "wellington")]).contains("illegal"));
+        let mut mislabelled = cell(0, &[], hand, "three");
+        mislabelled.class = "5 trumps A-K-Q-J-T".into();
+        assert!(refused(vec![mislabelled]).contains("class number"));
+        let twice = vec![cell(0, &[], hand, "three"), cell(0, &[], hand, "four")];
+        assert!(refused(twice).contains("twice"));
+        let mut other = body(vec![]);
+        other.profile = "pub-guide".into();
+        let error = Strategy::from_body(&other, &profile).unwrap_err();
+        assert!(error.contains("profile pub-guide"), "{error}");
+    }
+
     #[test]
     fn history_codes_round_trip() {
         let calls = [Call::Pass, Call::Bid(BidId(2)), Call::TakeSpare];

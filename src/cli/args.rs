@@ -493,9 +493,13 @@ pub struct OptimizeArgs {
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub min_hands: u64,
     /// Held-out deals for the exploitability (default: --deals): a best response by exact
-    /// class is chosen on half of them and measured on the other half.
+    /// class is chosen on each half of them and measured on the other half.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub held_out: Option<u64>,
+    /// The one-sided confidence at which the exploitability's best response deviates from the
+    /// strategy in a cell (reached by at least 30 hands).
+    #[arg(long, default_value_t = 0.9)]
+    pub deviation_level: f64,
     /// The strategy file (JSON) here, its manifest beside it (FILE.meta.json).
     #[arg(long, value_name = "FILE.json", required = true)]
     pub out: Option<PathBuf>,

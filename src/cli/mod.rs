@@ -321,6 +321,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 level: a.level,
                 min_hands: a.min_hands,
                 held_out: a.held_out.unwrap_or(a.deals),
+                deviation_level: a.deviation_level,
                 seed,
                 start: a.start.clone(),
                 input_files: Default::default(),

@@ -47,7 +47,8 @@ impl Render for OptimizePhase {
 fn reproduce(profile: &Profile, settings: &OptimizeSettings, out: &Path) -> String {
     format!(
         "napsim --rules {} optimize --players {} --play {} --by {} --deals {} --rounds {} \
-         --level {} --min-hands {} --held-out {} --start {} --seed {} --out {}",
+         --level {} --min-hands {} --held-out {} --deviation-level {} --start {} --seed {} \
+         --out {}",
         profile.name(),
         settings.players,
         shell_word(&settings.play),
@@ -57,6 +58,7 @@ fn reproduce(profile: &Profile, settings: &OptimizeSettings, out: &Path) -> Stri
         settings.level,
         settings.min_hands,
         settings.held_out,
+        settings.deviation_level,
         shell_word(&settings.start),
         settings.seed,
         shell_word(&out.display().to_string())

@@ -88,12 +88,13 @@ fn exploitability(md: &mut String, file: &StrategyFile) {
     let _ = writeln!(md, "## Exploitability\n");
     let _ = writeln!(
         md,
-        "On {} held-out deals (none of the rounds'), one seat's best response by exact class \
-         (the hand up to a renaming of suits; where that is not significant, by the strategy's \
-         class) was chosen on {} deals and its gain measured on the other {}:\n",
-        e.deals_chosen + e.deals_measured,
-        e.deals_chosen,
-        e.deals_measured
+        "On {} held-out deals (none of the rounds'), a best response for one seat was chosen \
+         on each half of them and its gain over the strategy measured on the other half (the \
+         two measures averaged): by exact class (the hand up to a renaming of suits), or where \
+         that is not significant by the strategy's class, the call whose lead over the \
+         strategy's is significant at one-sided level {}; elsewhere the strategy's call. It \
+         can only find gains that half the deals show, so it is a lower bound.\n",
+        e.deals, file.found.settings.deviation_level
     );
     let _ = writeln!(md, "| seat | cells deviating | gain per deal |");
     let _ = writeln!(md, "|---:|---:|---:|");

@@ -33,7 +33,7 @@ const PLAY_STREAM: u64 = 0x706c_6179_7321_0002;
 const PURCHASE_STREAM: u64 = 0x6275_7973_2100_0003;
 
 /// A seat's turn with a choice of calls, valued.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
     /// Where the seat stood, its class under the valuer's scheme.
     pub key: CellKey,
@@ -46,7 +46,7 @@ pub struct Turn {
 }
 
 /// The units every seat took under the strategy, and the turns valued.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DealValues {
     /// Each seat's units (seats beyond the table 0).
     pub units: [i64; MAX_PLAYERS],
@@ -228,5 +228,59 @@ fn index_of(call: Call) -> usize {
     match call {
         Call::Bid(id) => call_index(id),
         _ => crate::eval::hand::PASS_INDEX,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::tuned::Strategy;
+    use crate::eval::hand::PASS_INDEX;
+
+    /// Every deal balances, every turn's valued calls include the strategy's own, whose value
+    /// is what the seat took in the deal, and the earlier calls are the strategy's.
+    #[test]
+    fn a_deal_balances_and_values_the_strategy_s_own_call_as_played() {
+        for (name, players) in [("heather-1875", 4), ("pub-guide", 3), ("sir-garnet", 4)] {
+            let profile = crate::rules::load_profile(name).unwrap();
+            let strategy = Tuned::new(Strategy::empty(players, Scheme::Classes), &profile);
+            let play = crate::bots::play_policy("heuristic", &profile).unwrap();
+            let valuer = Valuer {
+                profile: &profile,
+                players,
+                strategy: &strategy,
+                play: play.as_ref(),
+                scheme: Scheme::Classes,
+            };
+            let mut shuffler = crate::game::Shuffler::new(&profile, players);
+            let mut rng = crate::rng::base_rng(11);
+            let mut turns = 0;
+            for deal in 0..300u64 {
+                shuffler.reset();
+                let dealt = shuffler.deal(valuer.dealer(), &mut rng);
+                let values = valuer.value(&dealt, deal);
+                assert_eq!(values.units.iter().sum::<i64>(), 0, "{name} deal {deal}");
+                assert_eq!(
+                    values,
+                    valuer.value(&dealt, deal),
+                    "the same deal, the same values"
+                );
+                for turn in &values.turns {
+                    turns += 1;
+                    let seat = turn.key.seat as usize;
+                    assert!(turn.legal >> PASS_INDEX & 1 == 1, "passing is always legal");
+                    assert!(turn.legal >> turn.current & 1 == 1);
+                    assert_eq!(
+                        turn.units[turn.current], values.units[seat],
+                        "{name} {deal}"
+                    );
+                    let hand_class = Scheme::Classes.class(dealt.hands[seat]);
+                    if name != "sir-garnet" {
+                        assert_eq!(turn.key.class, hand_class);
+                    }
+                }
+            }
+            assert!(turns > 300, "{name}: the seats had calls to choose");
+        }
     }
 }

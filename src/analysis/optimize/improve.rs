@@ -2,7 +2,7 @@
 //! call), and the exploitability of a strategy (what a finer best response gains on held-out
 //! deals).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +73,7 @@ impl Rule {
     }
 
     /// A deviation's call for `cell`: a call with a significant lead over the strategy's.
-    fn deviate(&self, cell: &CellTally) -> Option<usize> {
+    pub fn deviate(&self, cell: &CellTally) -> Option<usize> {
         if cell.hands() < self.min_hands {
             return None;
         }
@@ -126,7 +126,7 @@ pub struct SeatGain {
     pub mean: f64,
     /// Its standard error.
     pub se: f64,
-    /// Cells at which the best response deviates (from the first half's tallies).
+    /// Cells of the measuring halves at which the best response deviated.
     pub cells: usize,
 }
 
@@ -140,17 +140,23 @@ pub struct Exploitability {
     /// Its standard error: the positions' errors added (a bound that holds whatever their
     /// correlation).
     pub per_session_se: f64,
-    /// Deals that chose the best response.
-    pub deals_chosen: u64,
-    /// Deals on which its gain was measured.
-    pub deals_measured: u64,
+    /// Held-out deals: each half chooses a best response that the other half measures.
+    pub deals: u64,
+}
+
+/// A best response chosen on one half of the deals: the call of each exact cell and of each
+/// strategy cell at which it deviates.
+struct Response {
+    exact: HashMap<CellKey, usize>,
+    coarse: HashMap<CellKey, usize>,
 }
 
 /// The exploitability of `strategy` from an exploitability phase's tally (`tally`: cells by
-/// exact class; the first half of the deals chooses a best response, the second measures
-/// it). The best response at a cell: its exact class's best call where the lead over the
-/// strategy's call is significant under `rule`, else its strategy class's where that is,
-/// else the strategy's own call.
+/// exact class, the deals in two halves). On each half a best response is chosen, and its
+/// gain over the strategy measured on the other half (so that no choice is measured on the
+/// deals that made it); the two measures are averaged. The best response at a cell: its exact
+/// class's best call where the lead over the strategy's call is significant under `rule`,
+/// else its strategy class's where that is, else the strategy's own call.
 pub fn exploitability(
     strategy: &Strategy,
     tally: &OptimizeTally,
@@ -161,61 +167,65 @@ pub fn exploitability(
         class: strategy.scheme.class(exact_hand(key.class)),
         ..key
     };
-    let mut coarse: BTreeMap<CellKey, CellTally> = BTreeMap::new();
-    for (id, cell) in tally.cells.range(..CellId(1, 0, 0, 0)) {
-        coarse.entry(coarse_key(id.key())).or_default().add(cell);
-    }
-    let chosen: BTreeMap<CellKey, usize> = coarse
-        .iter()
-        .filter_map(|(key, cell)| rule.deviate(cell).map(|c| (*key, c)))
-        .collect();
-    let exact: BTreeMap<CellKey, usize> = tally
-        .cells
-        .range(..CellId(1, 0, 0, 0))
-        .filter_map(|(id, cell)| rule.deviate(cell).map(|c| (id.key(), c)))
-        .collect();
+    let half = |h: u8| {
+        tally
+            .cells
+            .range(CellId(h, 0, 0, 0)..CellId(h + 1, 0, 0, 0))
+            .map(|(id, cell)| (id.key(), cell))
+    };
+    let choose = |h: u8| {
+        let mut coarse: BTreeMap<CellKey, CellTally> = BTreeMap::new();
+        for (key, cell) in half(h) {
+            coarse.entry(coarse_key(key)).or_default().add(cell);
+        }
+        Response {
+            exact: half(h)
+                .filter_map(|(key, cell)| rule.deviate(cell).map(|c| (key, c)))
+                .collect(),
+            coarse: coarse
+                .iter()
+                .filter_map(|(key, cell)| rule.deviate(cell).map(|c| (*key, c)))
+                .collect(),
+        }
+    };
     let players = tally.seats.len();
-    let mut sums = vec![(0i64, 0u64, 0usize); players];
-    for (key, _) in exact.iter() {
-        sums[key.seat as usize].2 += 1;
-    }
-    for (id, cell) in tally.cells.range(CellId(1, 0, 0, 0)..) {
-        let key = id.key();
-        let call = exact
-            .get(&key)
-            .or_else(|| chosen.get(&coarse_key(key)))
-            .copied();
-        if let Some(g) = call.and_then(|c| cell.call(c)) {
-            sums[key.seat as usize].0 += g.2;
-            sums[key.seat as usize].1 += g.3;
-        }
-    }
-    for key in chosen.keys() {
-        if !exact.keys().any(|k| coarse_key(*k) == *key) {
-            sums[key.seat as usize].2 += 1;
-        }
-    }
-    let measured = tally.deals / 2;
-    let seats: Vec<SeatGain> = sums
-        .iter()
-        .enumerate()
-        .map(|(seat, &(sum, sq, cells))| {
-            let (mean, se) = mean_se(measured, sum, u128::from(sq)).unwrap_or((0.0, 0.0));
-            SeatGain {
-                seat,
-                mean,
-                se,
-                cells,
-            }
+    // Deal `n` is in half `n % 2`.
+    let deals = [tally.deals - tally.deals / 2, tally.deals / 2];
+    let mut seats: Vec<SeatGain> = (0..players)
+        .map(|seat| SeatGain {
+            seat,
+            mean: 0.0,
+            se: 0.0,
+            cells: 0,
         })
         .collect();
+    for (chooser, measurer) in [(0u8, 1u8), (1, 0)] {
+        let response = choose(chooser);
+        let mut sums = vec![(0i64, 0u64); players];
+        for (key, cell) in half(measurer) {
+            let call = response
+                .exact
+                .get(&key)
+                .or_else(|| response.coarse.get(&coarse_key(key)));
+            if let Some(g) = call.and_then(|&c| cell.call(c)) {
+                sums[key.seat as usize].0 += g.2;
+                sums[key.seat as usize].1 += g.3;
+                seats[key.seat as usize].cells += 1;
+            }
+        }
+        for (gain, (sum, sq)) in seats.iter_mut().zip(sums) {
+            let n = deals[measurer as usize];
+            let (mean, se) = mean_se(n, sum, u128::from(sq)).unwrap_or((0.0, 0.0));
+            gain.mean += mean / 2.0;
+            gain.se += se / 2.0;
+        }
+    }
     let per_position = session_deals as f64 / players.max(1) as f64;
     Exploitability {
         per_session: per_position * seats.iter().map(|s| s.mean).sum::<f64>(),
         per_session_se: per_position * seats.iter().map(|s| s.se).sum::<f64>(),
         seats,
-        deals_chosen: tally.deals - measured,
-        deals_measured: measured,
+        deals: tally.deals,
     }
 }
 
@@ -232,6 +242,42 @@ mod tests {
     use super::*;
     use crate::cards::parse_hand;
     use crate::eval::classes::Scheme;
+
+    use super::super::tally::CallGain;
+
+    /// A cell of `hands` hands where call 1 leads the strategy's call 0 by `lead` per hand
+    /// with a spread of `spread` units either way.
+    fn cell(hands: u64, lead: i64, spread: i64) -> CellTally {
+        let half = hands as i64 / 2;
+        let sum = lead * hands as i64;
+        let sq =
+            (half * (lead + spread).pow(2) + (hands as i64 - half) * (lead - spread).pow(2)) as u64;
+        CellTally(
+            hands,
+            vec![CallGain(0, hands, 0, 0), CallGain(1, 0, sum, sq)],
+        )
+    }
+
+    #[test]
+    fn a_cell_changes_only_for_a_significant_lead_on_enough_hands() {
+        let rule = Rule {
+            z: 3.09,
+            min_hands: 200,
+        };
+        // A lead of 1 with spread 4 on 400 hands: se 0.2, five errors.
+        assert_eq!(rule.decide(&cell(400, 1, 4), Some(0)).map(|d| d.0), Some(1));
+        // The same lead with spread 40: se 2, not significant.
+        assert_eq!(rule.decide(&cell(400, 1, 40), Some(0)), None);
+        // Too few hands, however clear.
+        assert_eq!(rule.decide(&cell(100, 5, 1), Some(0)), None);
+        // The call held already is the best: nothing changes.
+        assert_eq!(rule.decide(&cell(400, 1, 4), Some(1)), None);
+        // A cell without a call takes its best call when nothing beats the fallback.
+        assert_eq!(rule.decide(&cell(400, 1, 40), None).map(|d| d.0), Some(1));
+        assert_eq!(rule.decide(&cell(400, -1, 4), None).map(|d| d.0), Some(0));
+        assert_eq!(rule.deviate(&cell(400, 1, 40)), None);
+        assert_eq!(rule.deviate(&cell(400, 1, 4)), Some(1));
+    }
 
     #[test]
     fn an_exact_class_gives_back_a_hand_of_it() {

@@ -59,8 +59,12 @@ pub struct OptimizeSettings {
     pub level: f64,
     /// Cells reached by fewer hands in a round keep their call.
     pub min_hands: u64,
-    /// Held-out deals for the exploitability (half choose the best response, half measure it).
+    /// Held-out deals for the exploitability (each half chooses a best response that the
+    /// other half measures).
     pub held_out: u64,
+    /// The one-sided confidence at which the exploitability's best response deviates from the
+    /// strategy (in cells reached by at least [`DEVIATION_MIN_HANDS`] hands).
+    pub deviation_level: f64,
     /// The run's seed: round `r` deals from [`phase_seed`]`(seed, r)`.
     pub seed: u64,
     /// Where the run started: `threshold`, or the strategy file given.
@@ -79,14 +83,26 @@ impl OptimizeSettings {
         }
     }
 
+    /// The rule by which the exploitability's best response deviates.
+    pub fn deviation_rule(&self) -> Rule {
+        Rule {
+            z: normal_quantile(self.deviation_level).unwrap_or(f64::INFINITY),
+            min_hands: DEVIATION_MIN_HANDS,
+        }
+    }
+
     /// Checks the numbers a run needs.
     pub fn check(&self, profile: &Profile) -> Result<Scheme, Error> {
         profile.check_players(self.players)?;
-        if !(self.level > 0.5 && self.level < 1.0) {
-            return Err(Error::input(format!(
-                "--level {}: give a confidence between 0.5 and 1, such as 0.999",
-                self.level
-            )));
+        for (flag, level) in [
+            ("--level", self.level),
+            ("--deviation-level", self.deviation_level),
+        ] {
+            if !(level > 0.5 && level < 1.0) {
+                return Err(Error::input(format!(
+                    "{flag} {level}: give a confidence between 0.5 and 1, such as 0.999"
+                )));
+            }
         }
         if self.deals == 0 || self.held_out < 2 {
             return Err(Error::input(
@@ -127,6 +143,10 @@ pub struct RoundReport {
     /// The changes, largest lead times hands first (at most [`REPORTED_CHANGES`]).
     pub largest_changes: Vec<ChangeNote>,
 }
+
+/// The fewest hands in a cell at which the exploitability's best response may deviate (the
+/// normal approximation of its test wants about this many).
+pub const DEVIATION_MIN_HANDS: u64 = 30;
 
 /// How many changes a round report lists.
 pub const REPORTED_CHANGES: usize = 12;
@@ -306,7 +326,7 @@ impl OptimizePhase {
                 file.found.exploitability = Some(improve::exploitability(
                     self.strategy(),
                     tally,
-                    &rule,
+                    &settings.deviation_rule(),
                     profile.session_deals(),
                 ));
             }
