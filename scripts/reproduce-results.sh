@@ -3,7 +3,8 @@
 # example, then every run of configs/experiments/guide.tsv (scripts/shard-table.sh runs a long
 # one as shards over several sessions; the merged tables are the same bytes). With arguments, only the runs whose
 # name contains one of them (`scripts/reproduce-results.sh heuristic-4p pub-guide/pimc`).
-# The CSV, Markdown and SVG files come back byte for byte (the manifests record timings).
+# The CSV, Markdown, SVG and strategy files come back byte for byte (the manifests record
+# timings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -54,6 +55,16 @@ while read -r name command rules players deals play dd by seed classes; do
         "$napsim" --rules "$rules" thresholds --players "$players" --deals "$deals" \
             --play "$play" --seed "$seed" --quiet --out "results/$name.csv" \
             >"results/$name.txt"
+        ;;
+    optimize)
+        # A stopped run resumes from its checkpoint (kept outside results/ until it is done).
+        checkpoint=${TMPDIR:-/tmp}/napsim-$(echo "$name" | tr / -).checkpoint
+        resume=()
+        [ -f "$checkpoint" ] && resume=(--resume "$checkpoint")
+        "$napsim" --rules "$rules" optimize --players "$players" --deals "$deals" \
+            --play "$play" --by "$by" --seed "$seed" --quiet --out "results/$name.json" \
+            --checkpoint "$checkpoint" "${resume[@]}"
+        rm -f "$checkpoint"
         ;;
     *)
         echo "unknown command '$command' in configs/experiments/guide.tsv" >&2

@@ -182,3 +182,20 @@ manifest() { jq --sort-keys 'del(.run)' "$1"; }
 diff <(manifest "$work/single.csv.meta.json") <(manifest "$work/cluster.csv.meta.json") >&2 ||
     fail "merged manifest differs from the single run's outside \"run\""
 say "PASS: $shards Slurm array shards + merge == single run ($(wc -l < "$work/cluster.csv") CSV lines, byte for byte)"
+
+# --- An optimiser run, a phase per array --------------------------------------------------------
+optimize=(optimize --players 3 --play heuristic --deals 30000 --rounds 2 --min-hands 100 --seed "$seed")
+say "single-process run: napsim ${optimize[*]}"
+mkdir -p "$work/single" "$work/cluster"
+"$napsim" "${optimize[@]}" --out "$work/single/strategy.json" --quiet
+NAPSIM=$napsim scripts/slurm/optimize.sh "$shards" "$work/cluster/strategy.json" "${optimize[@]}" >&2
+# Done when the strategy is written, or when the queue empties without it (a job failed).
+optimize_ended() { [ -f "$work/cluster/strategy.json" ] || [ -z "$(squeue --noheader)" ]; }
+wait_for 600 optimize_ended
+[ -f "$work/cluster/strategy.json" ] || fail "the Slurm jobs ended without writing the strategy"
+for file in strategy.json strategy.md; do
+    cmp "$work/single/$file" "$work/cluster/$file" || fail "the Slurm $file differs from the single run's"
+done
+diff <(manifest "$work/single/strategy.json.meta.json") <(manifest "$work/cluster/strategy.json.meta.json") >&2 ||
+    fail "the Slurm strategy's manifest differs from the single run's outside \"run\""
+say "PASS: napsim optimize as Slurm arrays, a phase each, == single run ($(ls -d "$work"/cluster/strategy.phases/phase-* | wc -l) phases)"

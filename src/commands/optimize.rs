@@ -43,7 +43,8 @@ impl Render for OptimizePhase {
     }
 }
 
-/// The command that reproduces `file`'s run, writing to `out`.
+/// The command that reproduces `file`'s run, writing to `out`'s file name (not its folder: the
+/// same run writes the same bytes wherever it writes them).
 fn reproduce(profile: &Profile, settings: &OptimizeSettings, out: &Path) -> String {
     format!(
         "napsim --rules {} optimize --players {} --play {} --by {} --deals {} --rounds {} \
@@ -61,7 +62,7 @@ fn reproduce(profile: &Profile, settings: &OptimizeSettings, out: &Path) -> Stri
         settings.deviation_level,
         shell_word(&settings.start),
         settings.seed,
-        shell_word(&out.display().to_string())
+        shell_word(&out.file_name().unwrap_or(out.as_os_str()).to_string_lossy())
     )
 }
 
