@@ -17,6 +17,20 @@
 //!   pooled, each weighted by its share of the hands reaching the seat: `class_share` in a
 //!   class-targeted table, the hands counted in a random-deal one.
 //!
+//! Strategies (`napsim optimize`) and tournaments have figures of their own:
+//!
+//! - `{{share STRATEGY SEAT CALL CLASSES}}`: of the hands of the matching classes that reach SEAT
+//!   with every earlier seat passing, weighted by the hands each cell had in the strategy's last
+//!   round, the percentage for which the strategy (`results/STRATEGY.json`) makes CALL (`pass`,
+//!   a bid, or `BID+`: that bid or a higher one). Cells the strategy lacks are left out.
+//! - `{{tshare RULES PLAYERS CALL CLASSES}}`: the same percentage for the threshold bidder as
+//!   eldest, over 400,000 random hands dealt from a fixed seed.
+//! - `{{exploit STRATEGY}}`: the strategy's exploitability per session, `+0.13 ± 0.02` (95%).
+//! - `{{tour TOURNAMENT A B}}`: entrant A's mean paired difference over B per session from
+//!   `results/TOURNAMENT.pairs.csv`, `+0.67 ± 0.08` (95%).
+//!
+//! A check takes any figure: `{{check KIND ARGS... OP VALUE}}`.
+//!
 //! A figure whose 95% interval is wider than ±5 points must be quoted with it (`pi`, `ddi`,
 //! `evi`: there in units), or the rendering fails. `{{check KIND TABLE SEAT BID CLASSES OP
 //! VALUE}}` (OP `<`, `>`) renders nothing and fails unless the figure (in the unit it is shown in)
@@ -38,10 +52,11 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("results")
 }
 
-/// The committed tables, read once each.
+/// The committed tables and strategies, read once each.
 #[derive(Default)]
 struct Tables {
     read: HashMap<String, Vec<Row>>,
+    strategies: HashMap<String, serde_json::Value>,
 }
 
 impl Tables {
@@ -53,6 +68,171 @@ impl Tables {
         }
         Ok(&self.read[name])
     }
+}
+
+impl Tables {
+    fn strategy(&mut self, name: &str) -> Result<&serde_json::Value, String> {
+        if !self.strategies.contains_key(name) {
+            let path = root().join(format!("{name}.json"));
+            let bytes = std::fs::read(&path).map_err(|e| format!("{name}: {e}"))?;
+            let value = serde_json::from_slice(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            self.strategies.insert(name.to_string(), value);
+        }
+        Ok(&self.strategies[name])
+    }
+}
+
+/// Whether `call` is the call `wanted` names (`pass`, a bid, or `BID+`: the bid or a higher one
+/// of `order`, the profile's bids lowest first).
+fn call_matches(wanted: &str, call: &str, order: &[String]) -> bool {
+    match wanted.strip_suffix('+') {
+        Some(lowest) => {
+            let rank = |name: &str| order.iter().position(|b| b == name);
+            matches!((rank(call), rank(lowest)), (Some(c), Some(l)) if c >= l)
+        }
+        None => call == wanted,
+    }
+}
+
+/// The bids of a built-in profile, lowest first.
+fn bid_order(rules: &str) -> Result<Vec<String>, String> {
+    let profile = napsim::rules::load_profile(rules).map_err(|e| e.to_string())?;
+    Ok(profile
+        .bids()
+        .iter()
+        .map(|b| b.name().to_string())
+        .collect())
+}
+
+/// `{{share ...}}`: the percentage of the strategy's hands of the matching classes at `seat`
+/// (every earlier seat passing) for which it makes `wanted`.
+fn strategy_share(
+    strategy: &serde_json::Value,
+    seat: &str,
+    wanted: &str,
+    classes: &str,
+) -> Result<Figure, String> {
+    let order = bid_order(strategy["profile"].as_str().ok_or("no profile")?)?;
+    let seat: u64 = seat.parse().map_err(|_| "a seat number")?;
+    let patterns: Vec<&str> = classes.split('|').collect();
+    let (mut all, mut making) = (0.0, 0.0);
+    for cell in strategy["cells"].as_array().ok_or("no cells")? {
+        let passes = cell["calls"]
+            .as_array()
+            .is_some_and(|calls| calls.iter().all(|c| c == "pass"));
+        let class = cell["class"].as_str().unwrap_or("");
+        if cell["seat"] != seat || !passes || !patterns.iter().any(|p| matches(p, class)) {
+            continue;
+        }
+        let hands = cell["hands"].as_f64().unwrap_or(0.0);
+        all += hands;
+        if call_matches(wanted, cell["call"].as_str().unwrap_or(""), &order) {
+            making += hands;
+        }
+    }
+    if all == 0.0 {
+        return Err(format!(
+            "no cell of \"{classes}\" at seat {seat} after passes"
+        ));
+    }
+    Ok(Figure {
+        value: 100.0 * making / all,
+        half: 0.0,
+    })
+}
+
+/// `{{tshare ...}}`: the percentage of random eldest hands of the matching classes for which the
+/// threshold bidder makes `wanted`.
+fn threshold_share(
+    rules: &str,
+    players: &str,
+    wanted: &str,
+    classes: &str,
+) -> Result<Figure, String> {
+    use napsim::eval::classes::Scheme;
+    use napsim::policy::BidView;
+    let profile = napsim::rules::load_profile(rules).map_err(|e| e.to_string())?;
+    let players: usize = players.parse().map_err(|_| "a table size")?;
+    let order = bid_order(rules)?;
+    let bidder = napsim::bots::bid_policy("threshold", &profile).map_err(|e| e.to_string())?;
+    let patterns: Vec<&str> = classes.split('|').collect();
+    let mut shuffler = napsim::game::Shuffler::new(&profile, players);
+    let mut rng = napsim::rng::base_rng(2026);
+    let (mut all, mut making) = (0u64, 0u64);
+    for _ in 0..400_000 {
+        shuffler.reset();
+        let dealt = shuffler.deal(players - 1, &mut rng);
+        let label = Scheme::Classes.label(Scheme::Classes.class(dealt.hands[0]));
+        if !patterns.iter().any(|p| matches(p, &label)) {
+            continue;
+        }
+        let state = napsim::game::DealState::from_dealt(&profile, players - 1, &dealt, players);
+        let call = bidder.call(&BidView::new(&state), &mut rng);
+        all += 1;
+        making += u64::from(call_matches(wanted, call.name(&profile), &order));
+    }
+    if all == 0 {
+        return Err(format!("no hand of \"{classes}\" dealt"));
+    }
+    Ok(Figure {
+        value: 100.0 * making as f64 / all as f64,
+        half: 0.0,
+    })
+}
+
+/// A strategy's or tournament's figure, rendered, with its value and 95% half-width; None for
+/// another kind.
+fn strategy_figure(
+    kind: &str,
+    args: &[String],
+    tables: &mut Tables,
+) -> Result<Option<(String, Figure)>, String> {
+    let arg = |i: usize| args.get(i).map(String::as_str).ok_or("too few words");
+    Ok(Some(match kind {
+        "share" => {
+            let f = strategy_share(tables.strategy(arg(0)?)?, arg(1)?, arg(2)?, arg(3)?)?;
+            (format!("{:.0}%", f.value), f)
+        }
+        "tshare" => {
+            let f = threshold_share(arg(0)?, arg(1)?, arg(2)?, arg(3)?)?;
+            (format!("{:.0}%", f.value), f)
+        }
+        "exploit" => {
+            let e = &tables.strategy(arg(0)?)?["found"]["exploitability"];
+            let value = e["per_session"]
+                .as_f64()
+                .ok_or("no exploitability measured")?;
+            let se = e["per_session_se"].as_f64().ok_or("no exploitability se")?;
+            let f = Figure {
+                value,
+                half: 1.96 * se,
+            };
+            (format!("{:+.2} ± {:.2}", f.value, f.half), f)
+        }
+        "tour" => {
+            let name = format!("{}.pairs", arg(0)?);
+            let rows = tables.rows(&name)?;
+            let row = rows
+                .iter()
+                .find(|r| {
+                    r["entrant_a"] == arg(1).unwrap_or("") && r["entrant_b"] == arg(2).unwrap_or("")
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "no pair {} {} in {name}",
+                        arg(1).unwrap_or(""),
+                        arg(2).unwrap_or("")
+                    )
+                })?;
+            let value = num(row, "mean_diff")?;
+            let f = Figure {
+                value,
+                half: num(row, "ci95_high")? - value,
+            };
+            (format!("{:+.2} ± {:.2}", f.value, f.half), f)
+        }
+        _ => return Ok(None),
+    }))
 }
 
 /// Whether `label` matches `pattern` (`*` any run of characters).
@@ -331,11 +511,20 @@ fn placeholder(text: &str, tables: &mut Tables) -> Result<String, String> {
     match arg(0)? {
         "best" => best(tables.rows(arg(1)?)?, arg(2)?, arg(3)?),
         "check" => {
-            let rows = tables.rows(arg(2)?)?;
-            let pooled = pool(rows, arg(3)?, arg(4)?, arg(5)?)?;
-            let (_, f) = figure(arg(1)?, &pooled)?;
-            let value: f64 = arg(7)?.parse().map_err(|_| "a number to compare with")?;
-            let holds = match arg(6)? {
+            if w.len() < 5 {
+                return Err("a check needs a figure, a comparison and a number".into());
+            }
+            let (op, bound) = (&w[w.len() - 2], &w[w.len() - 1]);
+            let f = match strategy_figure(arg(1)?, &w[2..w.len() - 2], tables)? {
+                Some((_, f)) => f,
+                None => {
+                    let rows = tables.rows(arg(2)?)?;
+                    let pooled = pool(rows, arg(3)?, arg(4)?, arg(5)?)?;
+                    figure(arg(1)?, &pooled)?.1
+                }
+            };
+            let value: f64 = bound.parse().map_err(|_| "a number to compare with")?;
+            let holds = match op.as_str() {
                 ">" => f.value - f.half > value,
                 "<" => f.value + f.half < value,
                 op => return Err(format!("unknown comparison '{op}'")),
@@ -344,14 +533,15 @@ fn placeholder(text: &str, tables: &mut Tables) -> Result<String, String> {
                 Ok(String::new())
             } else {
                 Err(format!(
-                    "the claim fails: {:.2} ± {:.2} is not {} {value}",
-                    f.value,
-                    f.half,
-                    arg(6)?
+                    "the claim fails: {:.2} ± {:.2} is not {op} {value}",
+                    f.value, f.half
                 ))
             }
         }
         kind => {
+            if let Some((text, _)) = strategy_figure(kind, &w[1..], tables)? {
+                return Ok(text);
+            }
             let rows = tables.rows(arg(1)?)?;
             let pooled = pool(rows, arg(2)?, arg(3)?, arg(4)?)?;
             Ok(figure(kind, &pooled)?.0)
@@ -562,6 +752,34 @@ mod engine {
         );
         let got = render(&format!("{{{{best u 0 \"{class}\"}}}}\n"), &mut t).unwrap();
         assert_eq!(got, "three (or pass)\n");
+    }
+
+    #[test]
+    fn strategy_shares_weigh_cells_by_their_hands_after_passes_only() {
+        let order = bid_order("heather-1875").unwrap();
+        assert!(call_matches("three+", "nap", &order));
+        assert!(call_matches("three+", "three", &order));
+        assert!(!call_matches("four+", "three", &order));
+        assert!(!call_matches("three+", "pass", &order));
+        let cell = |seat: u64, calls: &[&str], class: &str, call: &str, hands: u64| {
+            serde_json::json!({"seat": seat, "calls": calls, "class": class, "call": call,
+                               "hands": hands})
+        };
+        let strategy = serde_json::json!({"profile": "heather-1875", "cells": [
+            cell(1, &["pass"], "3 trumps A-K-x", "three", 300),
+            cell(1, &["pass"], "3 trumps A-Q-x", "pass", 100),
+            cell(1, &["three"], "3 trumps A-Q-x", "four", 1000),
+            cell(0, &[], "3 trumps A-Q-x", "four", 1000),
+        ]});
+        let share = |wanted: &str| {
+            strategy_share(&strategy, "1", wanted, "3 trumps A-*")
+                .unwrap()
+                .value
+        };
+        assert_eq!(share("three+"), 75.0);
+        assert_eq!(share("pass"), 25.0);
+        assert_eq!(share("four+"), 0.0);
+        assert!(strategy_share(&strategy, "2", "pass", "*").is_err());
     }
 
     #[test]

@@ -487,10 +487,10 @@ pub struct OptimizeArgs {
     #[arg(long, value_name = "FILE|threshold", default_value = "threshold")]
     pub start: String,
     /// The one-sided confidence that a call's lead over a cell's call must reach to replace it.
-    #[arg(long, default_value_t = 0.999)]
+    #[arg(long, default_value_t = 0.99)]
     pub level: f64,
     /// Cells reached by fewer hands in a round keep their call.
-    #[arg(long, value_name = "N", default_value_t = 200)]
+    #[arg(long, value_name = "N", default_value_t = 30)]
     pub min_hands: u64,
     /// Held-out deals for the exploitability (default: --deals): a best response by exact
     /// class is chosen on each half of them and measured on the other half.

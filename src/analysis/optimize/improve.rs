@@ -280,6 +280,41 @@ mod tests {
     }
 
     #[test]
+    fn the_exploitability_measures_on_each_half_what_the_other_half_chose() {
+        let hand = parse_hand("AS KS 9S 7H 2C", 5).unwrap();
+        let key = CellKey {
+            seat: 1,
+            history: 0,
+            class: Scheme::Exact.class(hand),
+        };
+        let mut tally = OptimizeTally {
+            deals: 2000,
+            seats: vec![(0, 0); 4],
+            ..OptimizeTally::default()
+        };
+        // Seat 1 reaches the cell in 400 of each half's 1,000 deals, and call 1 leads the
+        // strategy's call there by 1 unit a hand (spread 4): 0.4 units per deal.
+        tally.cells.insert(CellId::new(0, key), cell(400, 1, 4));
+        tally.cells.insert(CellId::new(1, key), cell(400, 1, 4));
+        // At seat 2 a lead that half the deals cannot tell from noise: no deviation.
+        let noisy = CellKey { seat: 2, ..key };
+        tally.cells.insert(CellId::new(0, noisy), cell(400, 1, 60));
+        tally.cells.insert(CellId::new(1, noisy), cell(400, -1, 60));
+        let strategy = Strategy::empty(4, Scheme::Classes);
+        let rule = Rule {
+            z: 1.28,
+            min_hands: 30,
+        };
+        let e = exploitability(&strategy, &tally, &rule, 8);
+        assert!((e.seats[1].mean - 0.4).abs() < 1e-9, "{:?}", e.seats[1]);
+        assert_eq!(e.seats[1].cells, 2);
+        assert_eq!((e.seats[2].mean, e.seats[2].cells), (0.0, 0));
+        // Eight deals a session, two at each of the four seats.
+        assert!((e.per_session - 0.8).abs() < 1e-9);
+        assert_eq!(e.deals, 2000);
+    }
+
+    #[test]
     fn an_exact_class_gives_back_a_hand_of_it() {
         for text in [
             "AS KS 9S 7H 2C",

@@ -55,7 +55,7 @@ pub struct OptimizeSettings {
     pub deals: u64,
     /// The most rounds.
     pub rounds: u32,
-    /// The one-sided confidence a change needs (0.999: a lead of 3.09 standard errors).
+    /// The one-sided confidence a change needs (0.99: a lead of 2.33 standard errors).
     pub level: f64,
     /// Cells reached by fewer hands in a round keep their call.
     pub min_hands: u64,
@@ -100,7 +100,7 @@ impl OptimizeSettings {
         ] {
             if !(level > 0.5 && level < 1.0) {
                 return Err(Error::input(format!(
-                    "{flag} {level}: give a confidence between 0.5 and 1, such as 0.999"
+                    "{flag} {level}: give a confidence between 0.5 and 1, such as 0.99"
                 )));
             }
         }
