@@ -72,3 +72,9 @@ while read -r name command rules players deals play dd by seed classes; do
         ;;
     esac
 done <configs/experiments/guide.tsv
+
+# The tournaments of the tuned strategies (results/PROFILE/tournament-tuned-*), once the
+# strategies above are there.
+if wanted tournament-tuned "$@"; then
+    NAPSIM=$napsim scripts/tuned-tournaments.sh
+fi

@@ -2,8 +2,9 @@
 //! a program can do all that the command line does. The command line only turns arguments into
 //! these calls and writes what they return.
 //!
-//! The long commands (`simulate`, `hand`, `bid-table`, `thresholds`, `tournament`) share one
-//! shape: a [`LongCommand`] (the job, its blocks) that [`run_long`] runs under the run's
+//! The long commands (`simulate`, `hand`, `bid-table`, `thresholds`, `tournament`, and each
+//! phase of `optimize`, which [`optimize`] runs one after another) share one shape: a
+//! [`LongCommand`] (the job, its blocks) that [`run_long`] runs under the run's
 //! [`Controls`] (shards, checkpoints, the stop flag), and a [`Render`] step that turns the whole
 //! tally into outputs. [`merge`] adds a run's shards and calls the same `render`, which is why a
 //! merge writes the single run's bytes.

@@ -9,8 +9,8 @@ use crate::rules::Profile;
 use crate::sim::{Block, Tally};
 
 /// A command whose work is cut into blocks (`simulate`, `hand`, `bid-table`, `thresholds`,
-/// `tournament`): what [`super::Execution`] runs under shards, checkpoints and stops, and what
-/// [`super::merge_parts`] adds back together.
+/// `tournament`, each phase of `optimize`): what [`super::Execution`] runs under shards,
+/// checkpoints and stops, and what [`super::merge_parts`] adds back together.
 ///
 /// A value of the type is a *prepared* command: its job's inputs parsed and checked against the
 /// profile (policies built, hands read), ready to run blocks.
