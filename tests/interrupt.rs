@@ -520,3 +520,77 @@ fn an_adaptive_run_saves_its_first_blocks_and_resumes_to_the_same_stop() {
     ok(d, &again.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(run, std::fs::read_to_string(d.join("again.json")).unwrap());
 }
+
+#[test]
+fn an_interrupted_optimize_resumes_its_round_to_the_uninterrupted_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deals = if cfg!(debug_assertions) {
+        "10000"
+    } else {
+        "100000"
+    };
+    let command = [
+        "optimize",
+        "--players",
+        "4",
+        "--play",
+        "heuristic",
+        "--deals",
+        deals,
+        "--rounds",
+        "2",
+        "--held-out",
+        deals,
+        "--seed",
+        "35",
+        "--quiet",
+    ];
+    let mut args = command.to_vec();
+    args.extend([
+        "--out",
+        "s.json",
+        "--checkpoint",
+        "run.ckpt",
+        "--checkpoint-every",
+        "0.1",
+    ]);
+    let child = spawn(d, &args);
+    // The round under way saves its blocks beside the run's state.
+    wait_for(&d.join("run.ckpt.phase"));
+    send(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted") && stderr.contains("--resume run.ckpt"),
+        "{stderr}"
+    );
+    assert!(!d.join("s.json").exists() && !d.join("s.md").exists());
+    let mut resumed = args.clone();
+    resumed.extend(["--resume", "run.ckpt"]);
+    ok(d, &resumed);
+    let mut whole = command.to_vec();
+    whole.extend(["--out", "whole.json"]);
+    ok(d, &whole);
+    assert!(
+        std::fs::read(d.join("s.json")).unwrap() == std::fs::read(d.join("whole.json")).unwrap()
+    );
+    // A finished run's kept state resumes to the same file again, and a checkpoint of another
+    // run is refused.
+    let mut other = command.to_vec();
+    other.extend(["--out", "t.json", "--resume", "run.ckpt"]);
+    let other: Vec<String> = other
+        .iter()
+        .map(|a| {
+            if *a == "35" {
+                "36".to_string()
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    let out = napsim().current_dir(d).args(&other).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("saved by a different run"));
+}
