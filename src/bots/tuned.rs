@@ -28,14 +28,15 @@ use crate::rules::Profile;
 pub const STRATEGY_FORMAT: &str = "napsim-strategy/1";
 
 /// The schemes a strategy may group hands by.
-pub const STRATEGY_SCHEMES: [Scheme; 4] = [
+pub const STRATEGY_SCHEMES: [Scheme; 5] = [
     Scheme::Classes,
+    Scheme::ClassesMisere,
     Scheme::Coarse,
     Scheme::Exact,
     Scheme::Strength,
 ];
 
-/// The scheme called `name` (`classes`, `coarse`, `exact`, `strength`).
+/// The scheme called `name` (`classes`, `classes-misere`, `coarse`, `exact`, `strength`).
 pub fn scheme_named(name: &str) -> Option<Scheme> {
     STRATEGY_SCHEMES.into_iter().find(|s| s.name() == name)
 }

@@ -479,8 +479,10 @@ pub struct OptimizeArgs {
     #[arg(long, default_value_t = 10)]
     pub rounds: u32,
     /// How the strategy groups hands: `classes` (trump length and honours, side aces and
-    /// kings, voids), `coarse`, `strength` (the threshold bidder's scores) or `exact`.
-    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "coarse", "exact", "strength"])]
+    /// kings, voids), `classes-misere` (the same, hands with a Misère's prospects split by
+    /// their low cards: for profiles with a Misère), `coarse`, `strength` (the threshold
+    /// bidder's scores) or `exact`.
+    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "classes-misere", "coarse", "exact", "strength"])]
     pub by: String,
     /// Where to start: `threshold` (no cells: the threshold bidder everywhere) or a strategy
     /// file (one of this same run continues it, as the Slurm rounds do).

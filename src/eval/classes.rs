@@ -7,6 +7,10 @@
 //! - **Exact** (`--by exact`), for bots: the hand up to a renaming of the suits (the declarer's
 //!   lead chooses trump, so suits are interchangeable before the play). Label: the ranks of each
 //!   suit, longest suit first, suits separated by dots: `AK9.7.2`.
+//! - **Classes with misère** (`--by classes-misere`, for `optimize` under profiles with a
+//!   Misère): the guide classes, and for hands with a Misère's prospects (misère strength 9 or
+//!   more) how many of their cards are 2-5, 6-8 and 9-T, which the guide classes lump together
+//!   as `x`. Label: `2 trumps x-x, 1 void; low cards 3 of 2-5, 1 of 6-8, 1 of 9-T`.
 
 use std::cmp::Reverse;
 
@@ -25,7 +29,18 @@ pub enum Scheme {
     Coarse,
     /// The threshold policy's scores: trick strength and misère strength (`napsim thresholds`).
     Strength,
+    /// Guide-friendly feature classes, hands with a Misère's prospects split by their low cards.
+    ClassesMisere,
 }
+
+/// [`Scheme::ClassesMisere`] splits hands of at least this misère strength by their low cards:
+/// the threshold bidder calls Misère from 12, and a later seat or a cheap Misère may call it
+/// from less.
+const MISERE_PROSPECT: u32 = 9;
+
+/// The rank bands of a [`Scheme::ClassesMisere`] class's low cards, lowest first: the
+/// bands of [`strength::misere_strength`].
+const LOW_BANDS: [(u8, u8, &str); 3] = [(2, 5, "2-5"), (6, 8, "6-8"), (9, 10, "9-T")];
 
 /// The trump honours a class tracks, highest first.
 const HONOURS: [Rank; 5] = [Rank::Ace, Rank::King, Rank::Queen, Rank::Jack, Rank::Ten];
@@ -54,6 +69,7 @@ impl Scheme {
                 u64::from(strength::strength(hand).0)
                     | u64::from(strength::misere_strength(hand)) << 8,
             ),
+            Scheme::ClassesMisere => Class(feature_class(hand).0 | low_cards_key(hand) << 16),
         }
     }
 
@@ -68,6 +84,13 @@ impl Scheme {
                 Scheme::trick_score(class),
                 Scheme::misere_score(class)
             ),
+            Scheme::ClassesMisere => {
+                let base = feature_label(Class(class.0 & 0xffff));
+                match low_cards_label(class.0 >> 16) {
+                    Some(low) => format!("{base}; low cards {low}"),
+                    None => base,
+                }
+            }
         }
     }
 
@@ -87,7 +110,9 @@ impl Scheme {
     pub fn trump_length_and_top(self, class: Class) -> (u8, u8) {
         match self {
             // Length in bits 0-2; honours A K Q J T in bits 7 6 5 4 3.
-            Scheme::Classes => ((class.0 & 7) as u8, ((class.0 >> 5) & 7) as u8),
+            Scheme::Classes | Scheme::ClassesMisere => {
+                ((class.0 & 7) as u8, ((class.0 >> 5) & 7) as u8)
+            }
             // The trump lane is the highest 16 bits; A K Q are rank values 14 13 12.
             Scheme::Exact => {
                 let lane = class.0 >> 48;
@@ -107,6 +132,7 @@ impl Scheme {
             Scheme::Exact => "exact",
             Scheme::Coarse => "coarse",
             Scheme::Strength => "strength",
+            Scheme::ClassesMisere => "classes-misere",
         }
     }
 }
@@ -170,6 +196,38 @@ fn feature_label(class: Class) -> String {
         }
     }
     label
+}
+
+// Low-cards key: 0 below the misère prospect, else the count of each band (3 bits each, the
+// lowest band lowest). Such a hand has at least two low cards, so the key is never 0.
+fn low_cards_key(hand: CardSet) -> u64 {
+    if strength::misere_strength(hand) < MISERE_PROSPECT {
+        return 0;
+    }
+    LOW_BANDS
+        .iter()
+        .enumerate()
+        .map(|(i, &(low, high, _))| {
+            let count = hand
+                .into_iter()
+                .filter(|c| (low..=high).contains(&c.rank().value()))
+                .count() as u64;
+            count << (3 * i)
+        })
+        .sum()
+}
+
+fn low_cards_label(key: u64) -> Option<String> {
+    (key != 0).then(|| {
+        LOW_BANDS
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, _, name))| ((key >> (3 * i)) & 7, name))
+            .filter(|&(count, _)| count > 0)
+            .map(|(count, name)| format!("{count} of {name}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
 }
 
 // Coarse key: the feature key's trump length, its A K Q bits, and its side aces.
@@ -256,6 +314,37 @@ mod tests {
             assert_eq!(
                 Scheme::Coarse.trump_length_and_top(Scheme::Coarse.class(h)),
                 Scheme::Classes.trump_length_and_top(Scheme::Classes.class(h))
+            );
+        }
+    }
+
+    #[test]
+    fn misere_classes_split_only_hands_with_misere_prospects() {
+        let label = |t: &str| Scheme::ClassesMisere.label(Scheme::ClassesMisere.class(hand(t)));
+        assert_eq!(
+            label("9S 7S 5H 3D 2C"),
+            "2 trumps x-x; low cards 3 of 2-5, 1 of 6-8, 1 of 9-T"
+        );
+        assert_eq!(
+            label("AS QS 7S 3S AD"),
+            "4 trumps A-Q-x-x, 1 side ace, 2 voids"
+        );
+        // Guide classes that lump a good Misère with a poor one, and a hand just short of the
+        // prospect (misère strength 8) that keeps its guide class.
+        let class = |t: &str| Scheme::ClassesMisere.class(hand(t));
+        assert_eq!(
+            Scheme::Classes.class(hand("2S 3S 4H 5H 2D")),
+            Scheme::Classes.class(hand("9S 8S 9H 8H 9D"))
+        );
+        assert_ne!(class("2S 3S 4H 5H 2D"), class("9S 8S 9H 8H 9D"));
+        assert_eq!(
+            label("9S 8S 9H 8H QD"),
+            Scheme::Classes.label(Scheme::Classes.class(hand("9S 8S 9H 8H QD")))
+        );
+        for t in ["AS QS 7S 3S AD", "2S 3S 4H 5H 2D", "9S 8S 9H 8H QD"] {
+            assert_eq!(
+                Scheme::ClassesMisere.trump_length_and_top(class(t)),
+                Scheme::Classes.trump_length_and_top(Scheme::Classes.class(hand(t)))
             );
         }
     }

@@ -326,7 +326,12 @@ mod tests {
             let class = Scheme::Exact.class(hand);
             let back = exact_hand(class);
             assert_eq!(Scheme::Exact.class(back), class, "{text}");
-            for scheme in [Scheme::Classes, Scheme::Coarse, Scheme::Strength] {
+            for scheme in [
+                Scheme::Classes,
+                Scheme::ClassesMisere,
+                Scheme::Coarse,
+                Scheme::Strength,
+            ] {
                 assert_eq!(scheme.class(back), scheme.class(hand), "{text}");
             }
         }
