@@ -83,12 +83,98 @@ pub fn history_calls(code: u64, len: usize) -> Vec<Call> {
         .collect()
 }
 
+/// What a cell knows of the calls before its seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    /// Every call, in order ([`history_code`]).
+    Calls,
+    /// Only the bid to beat (the last bid made, none while every earlier seat passed): seats
+    /// that face the same bid share their cells, so each is reached by more hands, at the cost
+    /// of what the order of the calls says about the other hands.
+    Highest,
+}
+
+impl History {
+    /// Both kinds.
+    pub const ALL: [History; 2] = [History::Calls, History::Highest];
+
+    /// The name in strategy files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            History::Calls => "calls",
+            History::Highest => "highest",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn named(name: &str) -> Option<History> {
+        History::ALL.into_iter().find(|h| h.name() == name)
+    }
+
+    /// The code of a cell whose seat speaks after `calls`.
+    pub fn code(self, calls: &[Call]) -> u64 {
+        match self {
+            History::Calls => history_code(calls),
+            History::Highest => calls
+                .iter()
+                .rev()
+                .find(|c| matches!(c, Call::Bid(_)))
+                .map_or(0, |c| history_code(&[*c])),
+        }
+    }
+
+    /// The calls a cell of seat `seat` and code `code` names: every call before the seat, or
+    /// the bid to beat (none when every earlier seat passed).
+    pub fn calls(self, code: u64, seat: usize) -> Vec<Call> {
+        match self {
+            History::Calls => history_calls(code, seat),
+            History::Highest if code == 0 => Vec::new(),
+            History::Highest => history_calls(code, 1),
+        }
+    }
+
+    /// A sequence of calls that reaches a cell naming `named` at seat `seat`, to replay:
+    /// `named` itself, or passes up to the bid to beat.
+    fn replay(self, named: &[Call], seat: usize) -> Result<Vec<Call>, String> {
+        match self {
+            History::Calls if named.len() == seat => Ok(named.to_vec()),
+            History::Calls => Err(format!(
+                "seat {seat} speaks after {seat} calls, not {}",
+                named.len()
+            )),
+            History::Highest => match named {
+                [] => Ok(vec![Call::Pass; seat]),
+                [Call::Bid(_)] if seat > 0 => {
+                    let mut calls = vec![Call::Pass; seat - 1];
+                    calls.extend_from_slice(named);
+                    Ok(calls)
+                }
+                _ => Err(format!(
+                    "a cell by the bid to beat names at most one bid, and none at seat 0, not                      {} calls at seat {seat}",
+                    named.len()
+                )),
+            },
+        }
+    }
+}
+
+/// The `history` of strategy files that do not name one.
+pub fn calls_history() -> String {
+    History::Calls.name().to_string()
+}
+
+/// Whether a file's `history` is the default, which files leave out.
+pub fn is_calls_history(history: &str) -> bool {
+    history == History::Calls.name()
+}
+
 /// One cell of a strategy file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CellEntry {
     /// The position in the auction (0 for eldest).
     pub seat: usize,
-    /// The earlier calls by name, in speaking order.
+    /// The earlier calls by name, in speaking order (with `history` `highest`, the bid to
+    /// beat, if any).
     pub calls: Vec<String>,
     /// The class's label.
     pub class: String,
@@ -111,6 +197,9 @@ pub struct StrategyBody {
     pub players: usize,
     /// The class scheme's name.
     pub by: String,
+    /// What a cell knows of the earlier calls ([`History`]): `calls` (left out) or `highest`.
+    #[serde(default = "calls_history", skip_serializing_if = "is_calls_history")]
+    pub history: String,
     /// The play policy the strategy was found for (a spec).
     pub play: String,
     /// The bid policy for cells the strategy lacks (always `threshold`).
@@ -126,16 +215,19 @@ pub struct Strategy {
     pub players: usize,
     /// How hands are grouped.
     pub scheme: Scheme,
+    /// What a cell knows of the earlier calls.
+    pub history: History,
     /// The call of each cell the strategy holds.
     pub cells: HashMap<CellKey, Call>,
 }
 
 impl Strategy {
     /// The empty strategy: every seat bids as the fallback does.
-    pub fn empty(players: usize, scheme: Scheme) -> Strategy {
+    pub fn empty(players: usize, scheme: Scheme, history: History) -> Strategy {
         Strategy {
             players,
             scheme,
+            history,
             cells: HashMap::new(),
         }
     }
@@ -165,6 +257,12 @@ impl Strategy {
         }
         let scheme =
             scheme_named(&body.by).ok_or_else(|| format!("unknown class scheme '{}'", body.by))?;
+        let history = History::named(&body.history).ok_or_else(|| {
+            format!(
+                "unknown history '{}': cells know the earlier calls or the highest bid",
+                body.history
+            )
+        })?;
         if body.fallback != "threshold" {
             return Err(format!(
                 "fallback '{}': only the threshold bidder is a fallback",
@@ -174,8 +272,14 @@ impl Strategy {
         let auction_start = any_deal(profile, body.players);
         let mut cells = HashMap::new();
         for entry in &body.cells {
-            let (key, call) = check_cell(entry, profile, body.players, scheme, &auction_start)
-                .map_err(|reason| format!("{}: {reason}", describe_cell(entry)))?;
+            let (key, call) = check_cell(
+                entry,
+                profile,
+                body.players,
+                (scheme, history),
+                &auction_start,
+            )
+            .map_err(|reason| format!("{}: {reason}", describe_cell(entry)))?;
             if cells.insert(key, call).is_some() {
                 return Err(format!("{}: the cell appears twice", describe_cell(entry)));
             }
@@ -183,6 +287,7 @@ impl Strategy {
         Ok(Strategy {
             players: body.players,
             scheme,
+            history,
             cells,
         })
     }
@@ -195,7 +300,9 @@ impl Strategy {
         keys.into_iter()
             .map(|key| CellEntry {
                 seat: key.seat as usize,
-                calls: history_calls(key.history, key.seat as usize)
+                calls: self
+                    .history
+                    .calls(key.history, key.seat as usize)
                     .into_iter()
                     .map(|c| c.name(profile).to_string())
                     .collect(),
@@ -211,7 +318,7 @@ impl Strategy {
     pub fn cell(&self, view: &BidView) -> CellKey {
         CellKey {
             seat: view.position() as u8,
-            history: history_code(view.calls()),
+            history: self.history.code(view.calls()),
             class: self.scheme.class(view.hand()),
         }
     }
@@ -256,28 +363,25 @@ fn check_cell(
     entry: &CellEntry,
     profile: &Profile,
     players: usize,
-    scheme: Scheme,
+    (scheme, history): (Scheme, History),
     start: &DealState,
 ) -> Result<(CellKey, Call), String> {
     if entry.seat >= players {
         return Err(format!("no seat {} at a table of {players}", entry.seat));
     }
-    if entry.calls.len() != entry.seat {
-        return Err(format!(
-            "seat {} speaks after {} calls, not {}",
-            entry.seat,
-            entry.seat,
-            entry.calls.len()
-        ));
-    }
     let parse = |name: &str| {
         Call::parse(name, profile)
             .ok_or_else(|| format!("'{name}' is not a call of profile {}", profile.name()))
     };
+    let named = entry
+        .calls
+        .iter()
+        .map(|name| parse(name))
+        .collect::<Result<Vec<Call>, String>>()?;
     let mut state = start.clone();
     let mut calls = Vec::new();
-    for name in &entry.calls {
-        let call = parse(name)?;
+    for call in history.replay(&named, entry.seat)? {
+        let name = call.name(profile);
         if call == Call::TakeSpare {
             // Taking the spare hand ends the bidding: no later seat has a call to make.
             return Err("no seat calls after the spare hand is taken".into());
@@ -310,7 +414,7 @@ fn check_cell(
     Ok((
         CellKey {
             seat: entry.seat as u8,
-            history: history_code(&calls),
+            history: history.code(&calls),
             class,
         },
         call,
@@ -432,6 +536,7 @@ mod tests {
             profile: "heather-1875".into(),
             players: 4,
             by: "classes".into(),
+            history: "calls".into(),
             play: "heuristic".into(),
             fallback: "threshold".into(),
             cells,

@@ -484,6 +484,10 @@ pub struct OptimizeArgs {
     /// bidder's scores) or `exact`.
     #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "classes-misere", "coarse", "exact", "strength"])]
     pub by: String,
+    /// What a cell knows of the calls before its seat: every call (`calls`) or only the bid to
+    /// beat (`highest`: seats facing the same bid share cells, so each cell has more hands).
+    #[arg(long, value_name = "KIND", default_value = "calls", value_parser = ["calls", "highest"])]
+    pub history: String,
     /// Where to start: `threshold` (no cells: the threshold bidder everywhere) or a strategy
     /// file (one of this same run continues it, as the Slurm rounds do).
     #[arg(long, value_name = "FILE|threshold", default_value = "threshold")]

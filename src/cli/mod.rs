@@ -316,6 +316,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 players: a.players,
                 play: a.play,
                 by: a.by,
+                history: a.history,
                 deals: a.deals,
                 rounds: a.rounds,
                 level: a.level,

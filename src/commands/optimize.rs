@@ -157,11 +157,19 @@ pub fn start_file(
         .map_err(|e| Error::input(format!("--start {start}: not a napsim strategy file: {e}")))?;
     let strategy = Strategy::from_body(&body, profile)
         .map_err(|e| Error::input(format!("--start {start}: {e}")))?;
-    if strategy.players != settings.players || body.by != settings.by {
+    if strategy.players != settings.players
+        || body.by != settings.by
+        || body.history != settings.history
+    {
         return Err(Error::input(format!(
-            "--start {start}: the strategy is for {} players by {} classes, this run is for {} \
-             players by {} classes",
-            strategy.players, body.by, settings.players, settings.by
+            "--start {start}: the strategy is for {} players by {} classes and {} history, this \
+             run is for {} players by {} classes and {} history",
+            strategy.players,
+            body.by,
+            body.history,
+            settings.players,
+            settings.by,
+            settings.history
         )));
     }
     if let Ok(file) = serde_json::from_str::<StrategyFile>(&text)

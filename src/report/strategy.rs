@@ -33,12 +33,17 @@ pub fn strategy_markdown(profile: &Profile, file: &StrategyFile, command: &str) 
         "Found by iterated best response, {ending}: each round valued every call of every seat \
          on {} fresh deals against the strategy of the other seats, and changed a cell's call \
          where the lead of its best call was significant at one-sided level {} (cells reached \
-         by at least {} hands). Hands are grouped by `{}` classes; {} cells hold a call, the \
+         by at least {} hands). Hands are grouped by `{}` classes{}; {} cells hold a call, the \
          threshold bidder bids elsewhere. Started from `{}`.\n",
         settings.deals,
         settings.level,
         settings.min_hands,
         body.by,
+        if body.history == crate::bots::tuned::History::Highest.name() {
+            ", the calls before a seat by the bid to beat"
+        } else {
+            ""
+        },
         body.cells.len(),
         settings.start
     );
@@ -138,11 +143,19 @@ fn cells(md: &mut String, profile: &Profile, file: &StrategyFile) {
     let order: Vec<String> = std::iter::once("pass".to_string())
         .chain(profile.bids().iter().map(|b| b.name().to_string()))
         .collect();
+    let by_highest = file.body.history == crate::bots::tuned::History::Highest.name();
+    let bid_label = |name: &String| {
+        crate::game::Call::parse(name, profile).map_or(name.clone(), |c| match c {
+            crate::game::Call::Bid(id) => profile.bid(id).label().to_string(),
+            _ => name.clone(),
+        })
+    };
     for ((seat, calls), cells) in groups {
-        let before = if calls.is_empty() {
-            "first to speak".to_string()
-        } else {
-            format!("after {}", calls.join(", "))
+        let before = match (calls.as_slice(), by_highest) {
+            ([], _) if seat == 0 => "first to speak".to_string(),
+            ([], true) => "nobody has bid".to_string(),
+            ([bid], true) => format!("{} to beat", bid_label(bid)),
+            _ => format!("after {}", calls.join(", ")),
         };
         let _ = writeln!(md, "### Seat {seat}, {before}\n");
         for call in order.iter().rev() {

@@ -11,7 +11,7 @@
 
 use rand_core::SeedableRng;
 
-use crate::bots::tuned::{CellKey, Tuned, history_code};
+use crate::bots::tuned::{CellKey, Tuned};
 use crate::cards::CardSet;
 use crate::eval::classes::Scheme;
 use crate::eval::hand::{PASSED_OUT_UNITS, call_at, call_index};
@@ -120,7 +120,7 @@ impl Valuer<'_> {
             let mut turn = Turn {
                 key: CellKey {
                     seat: seat as u8,
-                    history: history_code(state.calls()),
+                    history: self.strategy.strategy().history.code(state.calls()),
                     class: self.scheme.class(state.hand(seat)),
                 },
                 current: index_of(current),
@@ -234,7 +234,7 @@ fn index_of(call: Call) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::tuned::Strategy;
+    use crate::bots::tuned::{History, Strategy};
     use crate::eval::hand::PASS_INDEX;
 
     /// Every deal balances, every turn's valued calls include the strategy's own, whose value
@@ -243,7 +243,10 @@ mod tests {
     fn a_deal_balances_and_values_the_strategy_s_own_call_as_played() {
         for (name, players) in [("heather-1875", 4), ("pub-guide", 3), ("sir-garnet", 4)] {
             let profile = crate::rules::load_profile(name).unwrap();
-            let strategy = Tuned::new(Strategy::empty(players, Scheme::Classes), &profile);
+            let strategy = Tuned::new(
+                Strategy::empty(players, Scheme::Classes, History::Calls),
+                &profile,
+            );
             let play = crate::bots::play_policy("heuristic", &profile).unwrap();
             let valuer = Valuer {
                 profile: &profile,

@@ -240,6 +240,7 @@ pub fn exact_hand(class: Class) -> CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::tuned::History;
     use crate::cards::parse_hand;
     use crate::eval::classes::Scheme;
 
@@ -300,7 +301,7 @@ mod tests {
         let noisy = CellKey { seat: 2, ..key };
         tally.cells.insert(CellId::new(0, noisy), cell(400, 1, 60));
         tally.cells.insert(CellId::new(1, noisy), cell(400, -1, 60));
-        let strategy = Strategy::empty(4, Scheme::Classes);
+        let strategy = Strategy::empty(4, Scheme::Classes, History::Calls);
         let rule = Rule {
             z: 1.28,
             min_hands: 30,

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bots::tuned::{STRATEGY_FORMAT, Strategy, StrategyBody, Tuned, scheme_named};
+use crate::bots::tuned::{History, STRATEGY_FORMAT, Strategy, StrategyBody, Tuned, scheme_named};
 use crate::bots::{input_files, play_policy};
 use crate::error::Error;
 use crate::eval::classes::Scheme;
@@ -49,8 +49,16 @@ pub struct OptimizeSettings {
     pub players: usize,
     /// Every seat's play policy (a spec).
     pub play: String,
-    /// The strategy's class scheme (`classes`, `coarse`, `exact`, `strength`).
+    /// The strategy's class scheme (`classes`, `classes-misere`, `coarse`, `exact`,
+    /// `strength`).
     pub by: String,
+    /// What the strategy's cells know of the earlier calls (`calls`, left out of files, or
+    /// `highest`).
+    #[serde(
+        default = "crate::bots::tuned::calls_history",
+        skip_serializing_if = "crate::bots::tuned::is_calls_history"
+    )]
+    pub history: String,
     /// Deals per round.
     pub deals: u64,
     /// The most rounds.
@@ -110,9 +118,15 @@ impl OptimizeSettings {
                  response, half measure it)",
             ));
         }
+        if History::named(&self.history).is_none() {
+            return Err(Error::input(format!(
+                "--history {}: use calls or highest",
+                self.history
+            )));
+        }
         scheme_named(&self.by).ok_or_else(|| {
             Error::input(format!(
-                "--by {}: use classes, coarse, exact or strength",
+                "--by {}: use classes, classes-misere, coarse, exact or strength",
                 self.by
             ))
         })
@@ -203,6 +217,7 @@ impl StrategyFile {
                 profile: profile.name().to_string(),
                 players: settings.players,
                 by: settings.by.clone(),
+                history: settings.history.clone(),
                 play: settings.play.clone(),
                 fallback: "threshold".to_string(),
                 cells: Vec::new(),
@@ -365,7 +380,10 @@ impl OptimizePhase {
                 .take(REPORTED_CHANGES)
                 .map(|c| ChangeNote {
                     seat: c.key.seat as usize,
-                    calls: crate::bots::tuned::history_calls(c.key.history, c.key.seat as usize)
+                    calls: self
+                        .strategy()
+                        .history
+                        .calls(c.key.history, c.key.seat as usize)
                         .into_iter()
                         .map(|call| call.name(profile).to_string())
                         .collect(),
