@@ -1099,4 +1099,57 @@ fn optimize_finds_a_strategy_that_the_tuned_bidder_plays() {
     let tuned = simulate("tuned:file=(s.json)");
     assert!(tuned.contains("20000 deals"));
     assert_ne!(tuned, simulate("threshold"));
+
+    // Under a profile with a Misère: classes that see its low cards, cells by the bid to beat.
+    let pub_guide = [
+        "--rules",
+        "pub-guide",
+        "optimize",
+        "--players",
+        "4",
+        "--play",
+        "heuristic",
+        "--deals",
+        "20000",
+        "--rounds",
+        "1",
+        "--by",
+        "classes-misere",
+        "--history",
+        "highest",
+        "--seed",
+        "4",
+        "--out",
+        "m.json",
+        "--quiet",
+    ];
+    run(&pub_guide);
+    let file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("m.json")).unwrap()).unwrap();
+    assert_eq!(file["history"], "highest");
+    let cells = file["cells"].as_array().unwrap();
+    assert!(
+        cells
+            .iter()
+            .all(|c| c["calls"].as_array().unwrap().len() <= 1)
+    );
+    assert!(
+        cells
+            .iter()
+            .any(|c| c["class"].as_str().unwrap().contains("; low cards"))
+    );
+    let markdown = std::fs::read_to_string(d.join("m.md")).unwrap();
+    assert!(markdown.contains("to beat\n"), "{markdown}");
+    let played = run(&[
+        "--rules",
+        "pub-guide",
+        "simulate",
+        "--players",
+        "4",
+        "--deals",
+        "2000",
+        "--bid",
+        "tuned:file=(m.json)",
+    ]);
+    assert!(String::from_utf8_lossy(&played.stdout).contains("2000 deals"));
 }

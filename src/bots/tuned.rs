@@ -611,6 +611,61 @@ mod tests {
     }
 
     #[test]
+    fn cells_by_the_bid_to_beat_share_every_auction_that_faces_it() {
+        let profile = Profile::default_profile();
+        let (pass, three, four) = (
+            Call::Pass,
+            Call::Bid(profile.bid_id("three").unwrap()),
+            Call::Bid(profile.bid_id("four").unwrap()),
+        );
+        let highest = History::Highest;
+        assert_eq!(highest.code(&[three, pass, four]), highest.code(&[four]));
+        assert_eq!(highest.code(&[pass, four, pass]), highest.code(&[four]));
+        assert_ne!(highest.code(&[three, pass]), highest.code(&[four]));
+        assert_eq!(highest.code(&[pass, pass]), 0);
+        assert_eq!(highest.calls(highest.code(&[three, four]), 3), [four]);
+        assert!(highest.calls(0, 2).is_empty());
+        assert_eq!(
+            History::Calls.code(&[three, four]),
+            history_code(&[three, four])
+        );
+
+        // A file by the bid to beat: its cells name the bid, or nothing when all passed.
+        let hand = "AS KS 9S 7H 2C";
+        let mut by_highest = body(vec![
+            cell(2, &["three"], hand, "four"),
+            cell(3, &[], hand, "three"),
+        ]);
+        by_highest.history = "highest".into();
+        let strategy = Strategy::from_body(&by_highest, &profile).unwrap();
+        let tuned = Tuned::new(strategy, &profile);
+        let hands: Vec<CardSet> = ["7H 5D 3C 2S 4H", "8H 6D 4C 3S 5H", hand, "9H 7D 5C 4S 6H"]
+            .iter()
+            .map(|h| crate::cards::parse_hand(h, 5).unwrap())
+            .collect();
+        let mut rng = crate::rng::base_rng(1);
+        for before in [[three, pass], [pass, three]] {
+            let mut state = DealState::new(&profile, 3, &hands);
+            for call in before {
+                state.call(call).unwrap();
+            }
+            assert_eq!(tuned.call(&BidView::new(&state), &mut rng), four);
+        }
+        let refused = |cells: Vec<CellEntry>| {
+            let mut b = body(cells);
+            b.history = "highest".into();
+            Strategy::from_body(&b, &profile).unwrap_err()
+        };
+        assert!(refused(vec![cell(2, &["pass", "three"], hand, "four")]).contains("at most one"));
+        assert!(refused(vec![cell(0, &["three"], hand, "four")]).contains("at most one"));
+        assert!(refused(vec![cell(2, &["four"], hand, "three")]).contains("illegal"));
+        let mut unknown = body(vec![]);
+        unknown.history = "some".into();
+        let error = Strategy::from_body(&unknown, &profile).unwrap_err();
+        assert!(error.contains("unknown history"), "{error}");
+    }
+
+    #[test]
     fn history_codes_round_trip() {
         let calls = [Call::Pass, Call::Bid(BidId(2)), Call::TakeSpare];
         for len in 0..=calls.len() {
