@@ -61,8 +61,12 @@ while read -r name command rules players deals play dd by seed classes; do
         checkpoint=${TMPDIR:-/tmp}/napsim-$(echo "$name" | tr / -).checkpoint
         resume=()
         [ -f "$checkpoint" ] && resume=(--resume "$checkpoint")
+        # `by` is SCHEME or SCHEME:HISTORY.
+        history=calls
+        [[ $by == *:* ]] && history=${by#*:} by=${by%%:*}
         "$napsim" --rules "$rules" optimize --players "$players" --deals "$deals" \
-            --play "$play" --by "$by" --seed "$seed" --quiet --out "results/$name.json" \
+            --play "$play" --by "$by" --history "$history" --seed "$seed" --quiet \
+            --out "results/$name.json" \
             --checkpoint "$checkpoint" "${resume[@]}"
         rm -f "$checkpoint"
         ;;

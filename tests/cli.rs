@@ -1140,6 +1140,10 @@ fn optimize_finds_a_strategy_that_the_tuned_bidder_plays() {
     );
     let markdown = std::fs::read_to_string(d.join("m.md")).unwrap();
     assert!(markdown.contains("to beat\n"), "{markdown}");
+    assert!(
+        markdown.contains("--by classes-misere --history highest --deals 20000"),
+        "the reproduce command names the history: {markdown}"
+    );
     let played = run(&[
         "--rules",
         "pub-guide",

@@ -46,8 +46,14 @@ impl Render for OptimizePhase {
 /// The command that reproduces `file`'s run, writing to `out`'s file name (not its folder: the
 /// same run writes the same bytes wherever it writes them).
 fn reproduce(profile: &Profile, settings: &OptimizeSettings, out: &Path) -> String {
+    // The default history is left out, as strategy files leave it out.
+    let history = if crate::bots::tuned::is_calls_history(&settings.history) {
+        String::new()
+    } else {
+        format!(" --history {}", settings.history)
+    };
     format!(
-        "napsim --rules {} optimize --players {} --play {} --by {} --deals {} --rounds {} \
+        "napsim --rules {} optimize --players {} --play {} --by {}{history} --deals {} --rounds {} \
          --level {} --min-hands {} --held-out {} --deviation-level {} --start {} --seed {} \
          --out {}",
         profile.name(),
