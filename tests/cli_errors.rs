@@ -1180,6 +1180,12 @@ fn strategies_for_other_tables_or_with_illegal_cells_are_refused() {
             &with(&set(&optimize, "--players", "3"), &["--start", &good]),
             "is for 4 players by classes classes, this run is for 3",
         ),
+        input(
+            &with(&optimize, &["--start", &good, "--history", "highest"]),
+            "by classes classes and calls history, this run is for 4 players by classes classes \
+             and highest history",
+        ),
+        usage(&with(&optimize, &["--history", "all"]), "--history"),
         input(&with(&optimize, &["--level", "1.5"]), "--level 1.5"),
         input(&with(&optimize, &["--held-out", "1"]), "--held-out"),
         input(

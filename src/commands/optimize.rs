@@ -167,15 +167,23 @@ pub fn start_file(
         || body.by != settings.by
         || body.history != settings.history
     {
+        // The history is named only where it differs: most runs never set it.
+        let history = |h: &str| {
+            if body.history == settings.history {
+                String::new()
+            } else {
+                format!(" and {h} history")
+            }
+        };
         return Err(Error::input(format!(
-            "--start {start}: the strategy is for {} players by {} classes and {} history, this \
-             run is for {} players by {} classes and {} history",
+            "--start {start}: the strategy is for {} players by {} classes{}, this run is for {} \
+             players by {} classes{}",
             strategy.players,
             body.by,
-            body.history,
+            history(&body.history),
             settings.players,
             settings.by,
-            settings.history
+            history(&settings.history)
         )));
     }
     if let Ok(file) = serde_json::from_str::<StrategyFile>(&text)
