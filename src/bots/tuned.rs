@@ -6,9 +6,11 @@
 //! makes every decision besides the call (buying, peeking, taking the spare hand, naming trump).
 //!
 //! The file is JSON (`format: napsim-strategy/1`): the profile, table size and class scheme it
-//! was found for, and its cells, each `{seat, calls, class, key, call, hands}` (`calls` the
-//! earlier calls by name, `class` the class label, `key` the class's number, `hands` how many
-//! hands reached the cell when it was last valued). Loading checks every cell against the
+//! was found for, what its cells know of the earlier calls (`history`: left out for all of
+//! them, `highest` for the bid to beat only, see [`History`]), and its cells, each `{seat,
+//! calls, class, key, call, hands}` (`calls` the earlier calls by name, or the bid to beat if
+//! any, `class` the class label, `key` the class's number, `hands` how many hands reached the
+//! cell when it was last valued). Loading checks every cell against the
 //! profile: a cell that could not arise, or whose call would be illegal there, is refused with
 //! its file and cell named.
 
@@ -41,13 +43,13 @@ pub fn scheme_named(name: &str) -> Option<Scheme> {
     STRATEGY_SCHEMES.into_iter().find(|s| s.name() == name)
 }
 
-/// Where a seat stands when it calls: its position (0 for eldest), the calls before it
-/// ([`history_code`]) and its hand's class.
+/// Where a seat stands when it calls: its position (0 for eldest), what it knows of the calls
+/// before it ([`History::code`]) and its hand's class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CellKey {
     /// The position in the auction.
     pub seat: u8,
-    /// The earlier calls, packed ([`history_code`]).
+    /// The earlier calls, or the bid to beat, packed ([`History::code`]).
     pub history: u64,
     /// The hand's class.
     pub class: Class,
@@ -88,9 +90,9 @@ pub fn history_calls(code: u64, len: usize) -> Vec<Call> {
 pub enum History {
     /// Every call, in order ([`history_code`]).
     Calls,
-    /// Only the bid to beat (the last bid made, none while every earlier seat passed): seats
-    /// that face the same bid share their cells, so each is reached by more hands, at the cost
-    /// of what the order of the calls says about the other hands.
+    /// Only the bid to beat (the last bid made, none while every earlier seat passed): at a
+    /// seat, the auctions that leave the same bid to beat share a cell, so each is reached by
+    /// more hands, at the cost of what the order of the calls says about the other hands.
     Highest,
 }
 
@@ -134,8 +136,9 @@ impl History {
     }
 
     /// A sequence of calls that reaches a cell naming `named` at seat `seat`, to replay:
-    /// `named` itself, or passes up to the bid to beat.
-    fn replay(self, named: &[Call], seat: usize) -> Result<Vec<Call>, String> {
+    /// `named` itself, or passes, then the bids that the bid to beat must overcall (Wellington
+    /// only over Nap), then that bid.
+    fn replay(self, named: &[Call], seat: usize, profile: &Profile) -> Result<Vec<Call>, String> {
         match self {
             History::Calls if named.len() == seat => Ok(named.to_vec()),
             History::Calls => Err(format!(
@@ -144,14 +147,31 @@ impl History {
             )),
             History::Highest => match named {
                 [] => Ok(vec![Call::Pass; seat]),
-                [Call::Bid(_)] if seat > 0 => {
-                    let mut calls = vec![Call::Pass; seat - 1];
-                    calls.extend_from_slice(named);
+                &[Call::Bid(bid)] if seat > 0 => {
+                    let mut chain = vec![bid];
+                    while let Some(under) = profile.bid(chain[0]).only_over() {
+                        chain.insert(0, under);
+                    }
+                    if chain.len() > seat {
+                        return Err(format!(
+                            "no auction leaves {} to beat at seat {seat}: it takes {} bids to \
+                             reach",
+                            profile.bid(bid).name(),
+                            chain.len()
+                        ));
+                    }
+                    let mut calls = vec![Call::Pass; seat - chain.len()];
+                    calls.extend(chain.into_iter().map(Call::Bid));
                     Ok(calls)
                 }
                 _ => Err(format!(
-                    "a cell by the bid to beat names at most one bid, and none at seat 0, not                      {} calls at seat {seat}",
-                    named.len()
+                    "with history highest a cell names the bid to beat (one bid, none at seat \
+                     0), not '{}'",
+                    named
+                        .iter()
+                        .map(|c| c.name(profile))
+                        .collect::<Vec<_>>()
+                        .join(",")
                 )),
             },
         }
@@ -257,12 +277,8 @@ impl Strategy {
         }
         let scheme =
             scheme_named(&body.by).ok_or_else(|| format!("unknown class scheme '{}'", body.by))?;
-        let history = History::named(&body.history).ok_or_else(|| {
-            format!(
-                "unknown history '{}': cells know the earlier calls or the highest bid",
-                body.history
-            )
-        })?;
+        let history = History::named(&body.history)
+            .ok_or_else(|| format!("unknown history '{}': use calls or highest", body.history))?;
         if body.fallback != "threshold" {
             return Err(format!(
                 "fallback '{}': only the threshold bidder is a fallback",
@@ -380,7 +396,7 @@ fn check_cell(
         .collect::<Result<Vec<Call>, String>>()?;
     let mut state = start.clone();
     let mut calls = Vec::new();
-    for call in history.replay(&named, entry.seat)? {
+    for call in history.replay(&named, entry.seat, profile)? {
         let name = call.name(profile);
         if call == Call::TakeSpare {
             // Taking the spare hand ends the bidding: no later seat has a call to make.
@@ -656,8 +672,22 @@ mod tests {
             b.history = "highest".into();
             Strategy::from_body(&b, &profile).unwrap_err()
         };
-        assert!(refused(vec![cell(2, &["pass", "three"], hand, "four")]).contains("at most one"));
-        assert!(refused(vec![cell(0, &["three"], hand, "four")]).contains("at most one"));
+        assert!(refused(vec![cell(2, &["pass", "three"], hand, "four")]).contains("one bid"));
+        assert!(refused(vec![cell(0, &["three"], hand, "four")]).contains("one bid"));
+
+        // Bids that may only overcall: a cell facing Wellington replays Nap before it, and no
+        // auction leaves Wellington to beat at seat 1.
+        // (pub-guide: Blücher over Wellington over Nap.)
+        let pub_guide = crate::rules::load_profile("pub-guide").unwrap();
+        let overcalling = |cells: Vec<CellEntry>| {
+            let mut b = body(cells);
+            b.profile = "pub-guide".into();
+            b.history = "highest".into();
+            Strategy::from_body(&b, &pub_guide)
+        };
+        assert!(overcalling(vec![cell(3, &["wellington"], hand, "blucher")]).is_ok());
+        let error = overcalling(vec![cell(1, &["wellington"], hand, "pass")]).unwrap_err();
+        assert!(error.contains("no auction leaves wellington"), "{error}");
         assert!(refused(vec![cell(2, &["four"], hand, "three")]).contains("illegal"));
         let mut unknown = body(vec![]);
         unknown.history = "some".into();

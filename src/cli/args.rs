@@ -485,7 +485,8 @@ pub struct OptimizeArgs {
     #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "classes-misere", "coarse", "exact", "strength"])]
     pub by: String,
     /// What a cell knows of the calls before its seat: every call (`calls`) or only the bid to
-    /// beat (`highest`: seats facing the same bid share cells, so each cell has more hands).
+    /// beat (`highest`: at a seat, auctions that leave the same bid to beat share a cell, so
+    /// each cell has more hands).
     #[arg(long, value_name = "KIND", default_value = "calls", value_parser = ["calls", "highest"])]
     pub history: String,
     /// Where to start: `threshold` (no cells: the threshold bidder everywhere) or a strategy

@@ -301,7 +301,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 (Some(seed), _) => seed,
                 (None, Some(path)) => commands::saved_seed(path).ok_or_else(|| {
                     Error::input(format!(
-                        "--resume {}: not a napsim optimize checkpoint (a shard resumes with                          --seed given)",
+                        "--resume {}: not a napsim optimize checkpoint (a shard resumes with \
+                         --seed given)",
                         path.display()
                     ))
                 })?,

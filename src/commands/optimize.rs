@@ -392,8 +392,8 @@ fn resume(path: &Path, settings: &OptimizeSettings) -> Result<(StrategyFile, (f6
     let theirs = &checkpoint.strategy.found.settings;
     if !same_run(theirs, settings) {
         return Err(Error::input(format!(
-            "--resume {shown} was saved by a different run (players, play, classes, deals, \
-             rounds, level, min-hands, held-out or seed differ): give the same arguments"
+            "--resume {shown} was saved by a different run (players, play, classes, \
+             history, deals, rounds, level, min-hands, held-out or seed differ): give the same arguments"
         )));
     }
     Ok((

@@ -199,7 +199,7 @@ fn feature_label(class: Class) -> String {
 }
 
 // Low-cards key: 0 below the misère prospect, else the count of each band (3 bits each, the
-// lowest band lowest). Such a hand has at least two low cards, so the key is never 0.
+// lowest band lowest). Such a hand has at least three low cards, so the key is never 0.
 fn low_cards_key(hand: CardSet) -> u64 {
     if strength::misere_strength(hand) < MISERE_PROSPECT {
         return 0;
