@@ -144,17 +144,11 @@ fn cells(md: &mut String, profile: &Profile, file: &StrategyFile) {
         .chain(profile.bids().iter().map(|b| b.name().to_string()))
         .collect();
     let by_highest = file.body.history == crate::bots::tuned::History::Highest.name();
-    let bid_label = |name: &String| {
-        crate::game::Call::parse(name, profile).map_or(name.clone(), |c| match c {
-            crate::game::Call::Bid(id) => profile.bid(id).label().to_string(),
-            _ => name.clone(),
-        })
-    };
     for ((seat, calls), cells) in groups {
         let before = match (calls.as_slice(), by_highest) {
             ([], _) if seat == 0 => "first to speak".to_string(),
             ([], true) => "nobody has bid".to_string(),
-            ([bid], true) => format!("{} to beat", bid_label(bid)),
+            ([bid], true) => format!("{} to beat", call_label(profile, bid)),
             _ => format!("after {}", calls.join(", ")),
         };
         let _ = writeln!(md, "### Seat {seat}, {before}\n");
@@ -167,12 +161,23 @@ fn cells(md: &mut String, profile: &Profile, file: &StrategyFile) {
             if making.is_empty() {
                 continue;
             }
-            let label = crate::game::Call::parse(call, profile).map_or(call.clone(), |c| match c {
-                crate::game::Call::Bid(id) => profile.bid(id).label().to_string(),
-                _ => "Pass".to_string(),
-            });
-            let _ = writeln!(md, "- **{label}**: {}", making.join("; "));
+            let _ = writeln!(
+                md,
+                "- **{}**: {}",
+                call_label(profile, call),
+                making.join("; ")
+            );
         }
         md.push('\n');
+    }
+}
+
+/// A call named in a strategy file as a person reads it: the bid's label, `Pass`, or the name
+/// itself when the profile has no such call.
+fn call_label(profile: &Profile, name: &str) -> String {
+    match crate::game::Call::parse(name, profile) {
+        Some(crate::game::Call::Bid(id)) => profile.bid(id).label().to_string(),
+        Some(_) => "Pass".to_string(),
+        None => name.to_string(),
     }
 }
