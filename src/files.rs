@@ -7,6 +7,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Whether `path` names something other than a regular file or a link to one (a device such
 /// as `/dev/stdout`, a pipe): such outputs are written directly and get no manifest beside them.
@@ -60,12 +62,79 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     a == b || resolve(a) == resolve(b)
 }
 
+/// Writes under way ([`write_all_atomic`]).
+static WRITES_UNDER_WAY: AtomicUsize = AtomicUsize::new(0);
+/// Set once the process is to exit ([`exit_after_writes`]).
+static EXIT_ASKED: AtomicBool = AtomicBool::new(false);
+/// How the process exits once its writes are done ([`set_deferred_exit`]).
+static DEFERRED_EXIT: OnceLock<fn() -> !> = OnceLock::new();
+
+/// Sets how the process exits when an exit asked for during a write ([`exit_after_writes`])
+/// is carried out, after the last write under way: the command line ends its bots and exits
+/// with its interrupted status.
+pub fn set_deferred_exit(exit: fn() -> !) {
+    let _ = DEFERRED_EXIT.set(exit);
+}
+
+/// Whether a write ([`write_all_atomic`]) is under way. Safe in a signal handler.
+pub fn writes_under_way() -> bool {
+    WRITES_UNDER_WAY.load(Ordering::SeqCst) > 0
+}
+
+/// Asks the process to exit: false when no write is under way (the caller exits now), true when
+/// one is (the last one to finish exits, through [`set_deferred_exit`]'s function, and no new
+/// write starts), so that neither a finished result nor a temporary file is left half-written.
+/// Safe in a signal handler: atomics only.
+pub fn exit_after_writes() -> bool {
+    EXIT_ASKED.store(true, Ordering::SeqCst);
+    WRITES_UNDER_WAY.load(Ordering::SeqCst) > 0
+}
+
+/// The exit asked for during writes, carried out.
+fn deferred_exit() -> ! {
+    match DEFERRED_EXIT.get() {
+        Some(exit) => exit(),
+        None => std::process::exit(130),
+    }
+}
+
+/// One write under way, counted while it lives ([`exit_after_writes`]).
+struct WriteUnderWay;
+
+impl WriteUnderWay {
+    fn start() -> WriteUnderWay {
+        WRITES_UNDER_WAY.fetch_add(1, Ordering::SeqCst);
+        if EXIT_ASKED.load(Ordering::SeqCst) {
+            // The exit was asked for while another write was under way: that one exits when
+            // it is done (or, if it has just finished, this one does). No new file is started.
+            if WRITES_UNDER_WAY.fetch_sub(1, Ordering::SeqCst) == 1 {
+                deferred_exit();
+            }
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        }
+        WriteUnderWay
+    }
+}
+
+impl Drop for WriteUnderWay {
+    fn drop(&mut self) {
+        if WRITES_UNDER_WAY.fetch_sub(1, Ordering::SeqCst) == 1 && EXIT_ASKED.load(Ordering::SeqCst)
+        {
+            deferred_exit();
+        }
+    }
+}
+
 /// Writes several files as one: every regular file is first written in full to a temporary
 /// file beside it, and only when all of them are written are they renamed into place, so a
 /// failure (a full disk, a directory in the way) leaves none of them. Missing folders above a
 /// file are created, and removed again on a failure. Devices and pipes are written directly,
-/// before the renames. The error names the file that failed.
+/// before the renames. The error names the file that failed. An exit asked for meanwhile (a
+/// second Ctrl-C) waits until the files are in place ([`exit_after_writes`]).
 pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::io::Error)> {
+    let _under_way = WriteUnderWay::start();
     for (i, (path, _)) in files.iter().enumerate() {
         if files[..i].iter().any(|(other, _)| same_file(other, path)) {
             let e = std::io::Error::new(
@@ -106,6 +175,9 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::i
             return Err((path.to_path_buf(), e));
         }
     }
+    // Another napsim writing a set to the same folders waits here until this set is in place
+    // (and this one for it): the files of one set are never mixed with another's.
+    let _locks = lock_dirs(staged.iter().map(|(_, target)| parent_dir(target)));
     for (i, (tmp, target)) in staged.iter().enumerate() {
         if let Err(e) = std::fs::rename(tmp, target) {
             // Folders that now hold a renamed file are not empty, and stay.
@@ -114,6 +186,25 @@ pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::i
         }
     }
     Ok(())
+}
+
+/// Exclusive `flock(2)` locks on the folders `dirs`, taken in one order (their resolved paths,
+/// sorted) so that two writers cannot deadlock; released when the files are dropped. A folder
+/// that cannot be opened or locked is passed over: the lock guards against a rare mix, and
+/// must never stop a write.
+fn lock_dirs<'a>(dirs: impl Iterator<Item = &'a Path>) -> Vec<std::fs::File> {
+    let mut resolved: Vec<PathBuf> = dirs.map(|d| d.canonicalize().unwrap_or(d.into())).collect();
+    resolved.sort();
+    resolved.dedup();
+    resolved
+        .iter()
+        .filter_map(|dir| std::fs::File::open(dir).ok())
+        .filter(|file| {
+            use std::os::fd::AsRawFd;
+            // SAFETY: flock on a descriptor this function owns.
+            unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) == 0 }
+        })
+        .collect()
 }
 
 /// Creates the folders missing above a file in `dir`, outermost first, adding each one it
@@ -202,6 +293,61 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     })
 }
 
+/// How [`seal`] opens the digest field it adds as an object's last field.
+const DIGEST_FIELD: &[u8] = b",\"digest\":\"";
+
+/// Adds a digest of `json`'s content as its last field, `"digest":"<16 hex digits>"`: the
+/// 64-bit FNV-1a hash of the object as it was before the field was added. `json` is one compact
+/// JSON object with at least one field, optionally ending in a newline (kept). Run files that
+/// napsim reads back (partial results, checkpoints) are sealed, so that a damaged or edited
+/// one is refused ([`seal_matches`]) rather than read into a wrong result.
+pub fn seal(mut json: Vec<u8>) -> Vec<u8> {
+    let newline = json.last() == Some(&b'\n');
+    if newline {
+        json.pop();
+    }
+    debug_assert!(
+        json.ends_with(b"}") && json.len() > 2,
+        "a non-empty JSON object"
+    );
+    let digest = fnv1a64(&json);
+    json.pop();
+    json.extend_from_slice(DIGEST_FIELD);
+    json.extend_from_slice(format!("{digest:016x}\"}}").as_bytes());
+    if newline {
+        json.push(b'\n');
+    }
+    json
+}
+
+/// Whether the bytes of a [`seal`]ed object hold their digest and it matches their content
+/// (false for bytes without one, or with any byte changed since they were sealed).
+pub fn seal_matches(bytes: &[u8]) -> bool {
+    let end = bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    let bytes = &bytes[..end];
+    // `,"digest":"` + 16 hex digits + `"}`.
+    let tail = DIGEST_FIELD.len() + 16 + 2;
+    if bytes.len() < tail + 1 || !bytes.ends_with(b"\"}") {
+        return false;
+    }
+    let (body, field) = bytes.split_at(bytes.len() - tail);
+    let Some(hex) = field
+        .strip_prefix(DIGEST_FIELD)
+        .and_then(|rest| std::str::from_utf8(&rest[..16]).ok())
+    else {
+        return false;
+    };
+    let Ok(digest) = u64::from_str_radix(hex, 16) else {
+        return false;
+    };
+    let mut original = body.to_vec();
+    original.push(b'}');
+    fnv1a64(&original) == digest
+}
+
 /// An output that cannot be written, found before the run.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write {}: {problem}", path.display())]
@@ -210,6 +356,31 @@ pub struct Unwritable {
     pub path: PathBuf,
     /// Why not.
     pub problem: String,
+}
+
+/// Checks, before a run, that a file can be created beside `path` (in its folder, if that
+/// exists yet): a folder where nothing can be written (read-only, or in `/proc`) is found
+/// before the work, not after it. Creates and removes one empty temporary file.
+pub fn probe_writable(path: &Path) -> Result<(), Unwritable> {
+    let dir = parent_dir(path);
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    let probe = dir.join(format!(".{name}.probe-{}", std::process::id()));
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(Unwritable {
+            path: path.to_path_buf(),
+            problem: e.to_string(),
+        }),
+    }
 }
 
 /// Checks, before a run, that `path` could be written: it is not a directory and does not lie
@@ -231,4 +402,40 @@ pub fn check_writable(path: &Path) -> Result<(), Unwritable> {
         path: path.to_path_buf(),
         problem,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_object_matches_until_a_byte_changes() {
+        let sealed = seal(b"{\"made\":3,\"units\":12}\n".to_vec());
+        let text = String::from_utf8(sealed.clone()).unwrap();
+        assert!(
+            text.starts_with("{\"made\":3,\"units\":12,\"digest\":\""),
+            "{text}"
+        );
+        assert!(text.ends_with("\"}\n"), "{text}");
+        let value: serde_json::Value = serde_json::from_slice(&sealed).unwrap();
+        assert_eq!(value["made"], 3);
+        assert!(seal_matches(&sealed));
+        assert!(!seal_matches(
+            text.replace("\"made\":3", "\"made\":4").as_bytes()
+        ));
+        assert!(!seal_matches(
+            text.replace("\"units\":12", "\"units\":13").as_bytes()
+        ));
+        assert!(!seal_matches(b"{\"made\":3,\"units\":12}\n"));
+        assert!(!seal_matches(b""));
+        // The digest itself edited.
+        let digest_at = text.find("digest\":\"").unwrap() + 9;
+        let mut edited = text.clone().into_bytes();
+        edited[digest_at] = if edited[digest_at] == b'0' {
+            b'1'
+        } else {
+            b'0'
+        };
+        assert!(!seal_matches(&edited));
+    }
 }

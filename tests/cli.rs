@@ -1157,3 +1157,33 @@ fn optimize_finds_a_strategy_that_the_tuned_bidder_plays() {
     ]);
     assert!(String::from_utf8_lossy(&played.stdout).contains("2000 deals"));
 }
+
+#[test]
+fn two_runs_writing_the_same_output_leave_one_whole_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |seed: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_napsim"))
+            .current_dir(d)
+            .args(["simulate", "--deals", "200", "--quiet", "--seed", seed])
+            .args(["--out", "same.csv"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    for _ in 0..150 {
+        let (a, b) = (run("1"), run("2"));
+        for mut child in [a, b] {
+            assert!(child.wait().unwrap().success());
+        }
+        let csv = std::fs::read_to_string(d.join("same.csv")).unwrap();
+        let meta: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.join("same.csv.meta.json")).unwrap()).unwrap();
+        let seed = csv.lines().nth(1).unwrap().split(',').nth(4).unwrap();
+        assert_eq!(
+            seed,
+            meta["seed"].to_string(),
+            "the CSV of one run, the manifest of the other"
+        );
+    }
+}

@@ -163,6 +163,10 @@ impl Profiles {
             ("too-many.toml", set("max_players", "8")),
             ("negative.toml", good.replacen("made = 4", "made = -4", 1)),
             ("small-pack.toml", set("lowest_rank", "\"Q\"")),
+            (
+                "pass-bid.toml",
+                good.replacen("name = \"three\"", "name = \"pass\"", 1),
+            ),
         ];
         for (name, text) in &files {
             assert_ne!(text, &good, "{name} must differ from the good profile");
@@ -610,6 +614,10 @@ fn tournament_refuses_bad_entrants_and_outputs() {
             "2 to 3 entrants at 3 players; 4 given",
         ),
         usage(&set(&two, "--sessions", "0"), "at least 1"),
+        usage(
+            &with(&two, &["--sprt", "0,1e308"]),
+            "bounds too far apart or too close",
+        ),
         usage(&tour, "required arguments were not provided"),
         runtime(
             &with(&two, &["--pairs", "file/new/p.csv"]),
@@ -684,12 +692,28 @@ fn every_command_refuses_a_bad_profile_naming_the_key() {
             "bids[1].made",
         ),
         input(&rules("small-pack.toml", &tour), "table.max_players"),
+        input(
+            &rules("pass-bid.toml", &words(&["deal", "--seed", "1"])),
+            "bids[0].name: 'pass' is the name of a call that is not a bid",
+        ),
         input(&rules("absent.toml", &tour), "cannot read rule profile"),
         input(
             &with(&["--rules", "napoleon-1815"], &hand),
             "'napoleon-1815'",
         ),
     ]);
+}
+
+/// `text` (a simulation's part) with its first bid's `made` count one lower.
+fn one_made_fewer(text: &str) -> String {
+    let at = text.find("\"made\":").unwrap() + "\"made\":".len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let made: u64 = digits.parse().unwrap();
+    assert!(made > 0);
+    format!("{}{}{}", &text[..at], made - 1, &text[at + digits.len()..])
 }
 
 /// Partial files for the shard, merge and resume cases: the good parts of two small runs, and
@@ -756,7 +780,11 @@ impl Parts {
             .map(String::as_str)
             .collect::<Vec<_>>());
         let good = std::fs::read_to_string(d.join("p1.json")).unwrap();
+        let checkpoint = std::fs::read_to_string(d.join("c.json")).unwrap();
         let edits = [
+            // One contract fewer made: every count still agrees with the others.
+            ("edited.json", one_made_fewer(&good)),
+            ("c-edited.json", one_made_fewer(&checkpoint)),
             ("truncated.json", good[..good.len() / 3].to_string()),
             ("text.json", "deals,made\n1,2\n".to_string()),
             (
@@ -777,7 +805,7 @@ impl Parts {
             ),
         ];
         for (name, text) in &edits {
-            assert_ne!(text, &good, "{name} must differ from the good part");
+            assert!(text != &good && text != &checkpoint, "{name} must differ");
             std::fs::write(d.join(name), text).unwrap();
         }
         Parts { dir }
@@ -873,6 +901,10 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
         ),
         input(&merge(&["outside.json"], &[]), "outside shard 1/3"),
         input(
+            &merge(&["p0.json", "edited.json", "p2.json"], &[]),
+            "edited.json: a damaged or edited partial file",
+        ),
+        input(
             &merge(&["t-short.json"], &[]),
             "the tallies count 1 entrants",
         ),
@@ -930,6 +962,10 @@ fn shards_merges_and_checkpoints_refuse_bad_specs_and_files() {
             "its tally counts 131073 units",
         ),
         input(&resume("missing.json", &[]), "cannot read"),
+        input(
+            &resume("c-edited.json", &[]),
+            "a damaged or edited partial file",
+        ),
         // Saved progress is not overwritten by a fresh start.
         input(
             &with(&sim, &["--checkpoint", &p("c.json")]),

@@ -4,7 +4,7 @@
 //! move time plus a second, leaving no process behind.
 
 mod common;
-use common::napsim;
+use common::{napsim, running};
 
 use std::time::{Duration, Instant};
 
@@ -12,14 +12,6 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn bot(script: &str, args: &str) -> String {
     format!("ext:cmd=(python3 {ROOT}/{script} {args})")
-}
-
-/// Whether a process whose command line holds `tag` is still running.
-fn running(tag: &str) -> bool {
-    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
-        std::fs::read(entry.path().join("cmdline"))
-            .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(tag))
-    })
 }
 
 #[test]
@@ -142,6 +134,21 @@ fn a_bot_that_answers_no_json_ends_the_run() {
 }
 
 #[test]
+fn a_bot_that_answers_twice_is_caught_at_its_stray_line() {
+    let e = misbehaving("twice", &[]);
+    assert!(
+        e.contains("wrote a line no request asked for") && e.contains("{\"card\": "),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_bot_that_writes_a_huge_line_is_refused_at_the_limit() {
+    let e = misbehaving("huge", &[]);
+    assert!(e.contains("an answer line over 1 MiB"), "{e}");
+}
+
+#[test]
 fn the_worlds_finished_before_a_failure_are_saved_in_the_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let checkpoint = dir.path().join("run.checkpoint");
@@ -253,4 +260,132 @@ fn with_forfeit_a_failing_bot_loses_its_deals_and_the_tournament_goes_on() {
         serde_json::from_slice(&std::fs::read(napsim::files::meta_path(&out)).unwrap()).unwrap();
     assert_eq!(meta["outcome"]["forfeits"]["py"], counts[0]);
     assert!(!running(&tag));
+}
+
+/// How a bot misbehaves in the command matrix, and what the error line must say of it.
+const MISDEEDS: [(&str, &str, &str); 4] = [
+    ("crash", "1", "exited with status 3 before answering"),
+    ("hang", "1", "did not answer within 2 s"),
+    ("illegal", "1", "it answered: {"),
+    ("exit", "21", "exited with status 0 before answering"),
+];
+
+/// Runs napsim with `args` (where `BOT` stands for the misbehaving bot in mode `how`, delayed
+/// to request `after`) and checks the failure: exit 1 within the move time (2 s) plus two
+/// seconds, one `error:` line naming the bot and `said`, no panic, no process left.
+fn fails_cleanly(args: &[&str], how: &str, after: &str, said: &str) {
+    let tag = format!("tag-{how}-{after}-{}-{}", args[0], std::process::id());
+    let spec = bot("tests/bots/misbehave.py", &format!("{how} {after} {tag}"));
+    let args: Vec<&str> = args
+        .iter()
+        .map(|a| if *a == "BOT" { spec.as_str() } else { a })
+        .collect();
+    let started = Instant::now();
+    let out = napsim()
+        .args(["--move-time", "2"])
+        .args(&args)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let what = format!("{args:?}: {stderr}");
+    assert_eq!(out.status.code(), Some(1), "{what}");
+    assert_eq!(stderr.lines().count(), 1, "{what}");
+    assert!(stderr.starts_with("error: bot ext:cmd=(python3 "), "{what}");
+    assert!(stderr.contains(said), "{what}");
+    assert!(!stderr.contains("panicked"), "{what}");
+    assert!(took < Duration::from_secs(4), "{what}: {took:?}");
+    assert!(!running(&tag), "{what}: a bot process is left");
+}
+
+#[test]
+fn deal_hand_and_review_end_with_one_error_line_when_a_bot_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("record.jsonl");
+    let deals = common::stdout(&["deal", "--count", "3", "--seed", "1", "--json"]);
+    std::fs::write(&record, deals).unwrap();
+    let record = record.to_str().unwrap();
+    for (how, after, said) in MISDEEDS {
+        fails_cleanly(
+            &["deal", "--count", "5", "--seed", "1", "--play", "BOT"],
+            how,
+            after,
+            said,
+        );
+        fails_cleanly(
+            &["review", record, "--worlds", "0", "--choice", "BOT"],
+            how,
+            after,
+            said,
+        );
+        // The earlier seat's call conditions the worlds: the bot is asked for it while the
+        // worlds are drawn, before any run of blocks.
+        let bid_how = format!("bid-{how}");
+        let said = if how == "illegal" {
+            "no-such-call"
+        } else {
+            said
+        };
+        fails_cleanly(
+            &[
+                "hand",
+                "AS KS QS 7D 2C",
+                "--seat",
+                "1",
+                "--after",
+                "pass",
+                "--others-bid",
+                "BOT",
+                "--play",
+                "heuristic",
+                "--worlds",
+                "64",
+                "--seed",
+                "1",
+                "--quiet",
+            ],
+            &bid_how,
+            after,
+            said,
+        );
+    }
+}
+
+#[test]
+fn a_bots_children_end_with_it() {
+    let e = misbehaving("spawn", &[]);
+    assert!(e.contains("exited with status 3 before answering"), "{e}");
+}
+
+#[test]
+fn ctrl_c_at_the_terminal_stops_a_run_with_bots_and_saves_its_checkpoint() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("run.checkpoint");
+    let tag = format!("tag-ctrl-c-{}", std::process::id());
+    // napsim leads a process group of its own, as a shell's foreground job does; the
+    // terminal's Ctrl-C goes to the whole group.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_napsim"))
+        .args(["simulate", "--deals", "1000000", "--seed", "1", "--quiet"])
+        .args(["--checkpoint", checkpoint.to_str().unwrap()])
+        .args([
+            "--bid",
+            &bot("tests/bots/misbehave.py", &format!("fine 1 {tag}")),
+        ])
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !running(&tag) && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: kill has no memory effects.
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(checkpoint.exists(), "{stderr}");
+    assert!(!running(&tag), "a bot process is left");
 }

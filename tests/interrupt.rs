@@ -593,4 +593,84 @@ fn an_interrupted_optimize_resumes_its_round_to_the_uninterrupted_bytes() {
     let out = napsim().current_dir(d).args(&other).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("saved by a different run"));
+    // An edited checkpoint (one cell's call changed) is refused, not resumed into another
+    // strategy.
+    let saved = std::fs::read_to_string(d.join("run.ckpt")).unwrap();
+    let edited = saved.replacen("\"call\":\"pass\"", "\"call\":\"three\"", 1);
+    assert_ne!(edited, saved);
+    std::fs::write(d.join("edited.ckpt"), edited).unwrap();
+    let mut resumed = args.clone();
+    resumed.extend(["--resume", "edited.ckpt"]);
+    let out = napsim().current_dir(d).args(&resumed).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a damaged or edited checkpoint"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn signals_during_the_final_write_neither_lose_the_result_nor_leave_a_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = [
+        "tournament",
+        "--entrant",
+        "a=threshold/heuristic",
+        "--entrant",
+        "b=pass/heuristic",
+        "--sessions",
+        "20",
+        "--seed",
+        "1",
+        "--quiet",
+    ];
+    // The result as a run undisturbed writes it.
+    let mut plain = run.to_vec();
+    plain.extend(["--out", "plain.csv", "--markdown", "plain.md"]);
+    ok(d, &plain);
+    // A named pipe as --markdown: the final write (the CSV staged in a temporary file, then the
+    // pipe, then the renames) waits there until the pipe is read, as long as the test wants.
+    let fifo = d.join("out.md");
+    let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    let mut args = run.to_vec();
+    args.extend(["--out", "out.csv", "--markdown", "out.md"]);
+    let child = spawn(d, &args);
+    let start = Instant::now();
+    let staged = || {
+        std::fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+    };
+    while !staged() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no write under way"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    send(&child, "-TERM");
+    std::thread::sleep(Duration::from_millis(200));
+    send(&child, "-TERM");
+    std::thread::sleep(Duration::from_millis(200));
+    // Still writing: read what it writes.
+    let written = std::fs::read(&fifo).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("napsim: finishing the file being written\n")
+            && stderr.contains("napsim: finishing the file being written, then quitting"),
+        "{stderr}"
+    );
+    assert_eq!(written, std::fs::read(d.join("plain.md")).unwrap());
+    assert_eq!(
+        std::fs::read(d.join("out.csv")).unwrap(),
+        std::fs::read(d.join("plain.csv")).unwrap()
+    );
+    assert!(!staged(), "a temporary file is left");
 }

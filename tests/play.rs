@@ -6,7 +6,7 @@ mod common;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use common::{assert_bad, napsim};
+use common::{assert_bad, napsim, running};
 use serde_json::{Value, json};
 
 /// A session played through `--json`: every object napsim wrote and every answer sent.
@@ -19,6 +19,25 @@ struct Driven {
 /// rule: the lowest bid where one may be called (else pass), the first legal card, no peek or
 /// purchase, the first five cards kept, the first card discarded, trump named C, D, H, S in turn.
 fn drive(global: &[&str], play: &[&str], save: &std::path::Path) -> Driven {
+    let (driven, ended) = drive_until(global, play, save, None);
+    assert!(ended.status.success(), "{}", ended.stderr);
+    driven
+}
+
+/// How a driven session's process ended.
+struct Ended {
+    status: std::process::ExitStatus,
+    stderr: String,
+}
+
+/// [`drive`], without asking that the session succeed; with `signal`, sends that signal to
+/// napsim once the first deal's result has been read.
+fn drive_until(
+    global: &[&str],
+    play: &[&str],
+    save: &std::path::Path,
+    signal: Option<i32>,
+) -> (Driven, Ended) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_napsim"))
         .args(global)
         .arg("play")
@@ -26,7 +45,7 @@ fn drive(global: &[&str], play: &[&str], save: &std::path::Path) -> Driven {
         .args(["--json", "--save", save.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
@@ -36,7 +55,12 @@ fn drive(global: &[&str], play: &[&str], save: &std::path::Path) -> Driven {
         answers: Vec::new(),
     };
     let mut trumps = ["C", "D", "H", "S"].iter().cycle();
+    let mut signalled = false;
     for line in stdout.lines() {
+        if signalled {
+            // Read on to the end: a closed pipe would end napsim before the signal does.
+            continue;
+        }
         let object: Value = serde_json::from_str(&line.unwrap()).unwrap();
         let strings = |key: &str| -> Vec<String> {
             match &object[key] {
@@ -55,15 +79,30 @@ fn drive(global: &[&str], play: &[&str], save: &std::path::Path) -> Driven {
             "trump" => Some(trumps.next().unwrap().to_string()),
             _ => None,
         };
+        let result = object["type"] == "result";
         driven.objects.push(object);
+        if let (true, Some(signal)) = (result, signal) {
+            // SAFETY: kill has no memory effects.
+            unsafe { libc::kill(child.id() as i32, signal) };
+            signalled = true;
+            continue;
+        }
         if let Some(answer) = answer {
-            writeln!(stdin, "{}", json!({"answer": answer})).unwrap();
+            // A session that has ended (a failed bot) no longer reads.
+            if writeln!(stdin, "{}", json!({"answer": answer})).is_err() {
+                break;
+            }
             driven.answers.push(answer);
         }
     }
+    // The input stays open until napsim has ended: its end would end the session as `quit`.
+    let out = child.wait_with_output().unwrap();
     drop(stdin);
-    assert!(child.wait().unwrap().success());
-    driven
+    let ended = Ended {
+        status: out.status,
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    };
+    (driven, ended)
 }
 
 /// Runs a text session with `answers` on stdin; returns stdout.
@@ -202,11 +241,15 @@ fn hints_wrong_cards_and_quitting_leave_the_game_as_it_was() {
         "hints and wrong answers change nothing"
     );
 
-    // quit at the first prompt: exit 0, nothing saved but an empty file.
+    // quit at the first prompt: exit 0, and no file, since no deal was finished.
     let quit_save = dir.path().join("quit.jsonl");
     let quit = text_session(&args, &["quit".to_string()], &quit_save);
     assert!(quit.contains("you quit"), "{quit}");
-    assert_eq!(std::fs::read_to_string(&quit_save).unwrap(), "");
+    assert!(
+        quit.contains("no deal was finished: nothing is saved"),
+        "{quit}"
+    );
+    assert!(!quit_save.exists());
     // The end of the input stops as quit does.
     let eof = text_session(&args, &base[..1], &dir.path().join("eof.jsonl"));
     assert!(eof.contains("you quit"), "{eof}");
@@ -251,4 +294,159 @@ fn bad_flags_are_refused_with_one_error_line() {
     assert_bad(&["play", "--seat", "4"], "--seat 4 is not a seat");
     assert_bad(&["play", "--bots", "nonsense"], "bots");
     assert_bad(&["play", "--players", "9"], "9");
+}
+
+#[test]
+fn a_signal_during_a_session_keeps_the_finished_deals() {
+    let dir = tempfile::tempdir().unwrap();
+    for (signal, name) in [
+        (libc::SIGINT, "int"),
+        (libc::SIGTERM, "term"),
+        (libc::SIGHUP, "hup"),
+    ] {
+        let save = dir.path().join(format!("{name}.jsonl"));
+        let (driven, ended) = drive_until(
+            &[],
+            &["--seed", "5", "--bots", "threshold/heuristic"],
+            &save,
+            Some(signal),
+        );
+        assert_eq!(ended.status.code(), Some(130), "{name}: {}", ended.stderr);
+        let results = driven.objects.iter().filter(|o| o["type"] == "result");
+        assert_eq!(results.count(), 1);
+        let saved = std::fs::read_to_string(&save).unwrap();
+        assert_eq!(saved.lines().count(), 1, "{name}: {saved}");
+        let expected = format!(
+            "interrupted: the 1 finished deal is saved in {}",
+            save.display()
+        );
+        assert_eq!(ended.stderr.trim_end(), expected, "{name}");
+    }
+}
+
+#[test]
+fn a_saved_session_is_never_replaced_unasked_nor_by_an_empty_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("kept.jsonl");
+    std::fs::write(&save, "an earlier session\n").unwrap();
+    let args = [
+        "play",
+        "--seed",
+        "5",
+        "--bots",
+        "threshold/heuristic",
+        "--deals",
+        "1",
+    ];
+    let save_arg = ["--save", save.to_str().unwrap()];
+    let out = napsim()
+        .args(args)
+        .args(save_arg)
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("the file exists") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "refused before the session starts");
+    // --force, but no deal finished: the earlier session stays.
+    let quit = napsim()
+        .args(args)
+        .args(save_arg)
+        .arg("--force")
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert!(quit.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&save).unwrap(),
+        "an earlier session\n"
+    );
+    // --force and a finished deal: replaced.
+    let (driven, ended) = drive_until(&[], &args[1..], &save, None);
+    assert!(!ended.status.success(), "the session file exists");
+    assert!(driven.objects.is_empty());
+    let (_, ended) = drive_until(&[], &[&args[1..], &["--force"]].concat(), &save, None);
+    assert!(ended.status.success(), "{}", ended.stderr);
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert_eq!(saved.lines().count(), 1);
+    assert!(saved.starts_with('{'), "{saved}");
+}
+
+#[test]
+fn an_unwritable_save_path_is_refused_before_the_session() {
+    let out = napsim()
+        .args([
+            "play",
+            "--seed",
+            "5",
+            "--save",
+            "/proc/napsim-session.jsonl",
+        ])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "refused before the session starts");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot write /proc/napsim-session.jsonl"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_failing_bot_ends_the_session_with_one_error_line_and_its_finished_deals_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    // (how, on which card request, what the error says, deals finished before it)
+    let cases = [
+        ("crash", "1", "exited with status 3 before answering", 0),
+        ("hang", "1", "did not answer within 2 s", 0),
+        ("illegal", "1", "it answered: {", 0),
+        ("exit", "21", "exited with status 0 before answering", 2),
+    ];
+    for (how, after, said, finished) in cases {
+        let tag = format!("tag-play-{how}-{}", std::process::id());
+        let bots = format!("threshold/ext:cmd=(python3 {script} {how} {after} {tag})");
+        let save = dir.path().join(format!("{how}.jsonl"));
+        let started = std::time::Instant::now();
+        let (driven, ended) = drive_until(
+            &["--move-time", "2"],
+            &["--seed", "5", "--bots", &bots],
+            &save,
+            None,
+        );
+        let took = started.elapsed();
+        let what = format!("{how}: {}", ended.stderr);
+        assert_eq!(ended.status.code(), Some(1), "{what}");
+        assert_eq!(ended.stderr.lines().count(), 1, "{what}");
+        assert!(
+            ended.stderr.starts_with("error: bot ext:cmd=(python3 "),
+            "{what}"
+        );
+        assert!(ended.stderr.contains(said), "{what}");
+        assert!(!ended.stderr.contains("panicked"), "{what}");
+        assert!(took < std::time::Duration::from_secs(4), "{what}: {took:?}");
+        assert!(!running(&tag), "{what}: a bot process is left");
+        let results = driven.objects.iter().filter(|o| o["type"] == "result");
+        assert_eq!(results.count(), finished, "{what}");
+        if finished == 0 {
+            assert!(ended.stderr.contains("nothing is saved"), "{what}");
+            assert!(!save.exists(), "{what}");
+        } else {
+            let saved = std::fs::read_to_string(&save).unwrap();
+            assert_eq!(saved.lines().count(), finished, "{what}");
+            assert!(
+                ended
+                    .stderr
+                    .contains(&format!("saved in {}", save.display())),
+                "{what}"
+            );
+        }
+    }
 }

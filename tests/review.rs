@@ -376,3 +376,74 @@ fn solve_values_the_cards_of_a_later_position() {
         "it must follow suit",
     );
 }
+
+#[test]
+fn records_are_reviewed_under_the_rules_they_were_played_under() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The default profile with Three paying a hundred times as much, under its own name.
+    let good = stdout(&["rules", "show"]);
+    let edited = good.replacen("made = 3\nfailed = 3", "made = 300\nfailed = 300", 1);
+    assert_ne!(edited, good);
+    let edited_path = d.join("edited.toml");
+    std::fs::write(&edited_path, &edited).unwrap();
+    let edited_path = edited_path.to_str().unwrap();
+    let deal = |rules: &[&str]| {
+        let mut args = rules.to_vec();
+        args.extend(["deal", "--seed", "1", "--count", "3", "--json"]);
+        stdout(&args)
+    };
+    let edited_records = deal(&["--rules", edited_path]);
+    let builtin_records = deal(&[]);
+    // Only the edited profile's records carry its digest: the built-in's are as before.
+    assert!(edited_records.contains("\"profile_digest\":\""));
+    assert!(!builtin_records.contains("profile_digest"));
+    let review = |rules: &[&str], records: &str| {
+        let mut args = rules.to_vec();
+        args.extend(["review", "-", "--json", "--worlds", "64", "--seed", "1"]);
+        args.extend(["--eval-play", "heuristic", "--choice", "heuristic"]);
+        napsim()
+            .args(args)
+            .write_stdin(records.to_string())
+            .output()
+            .unwrap()
+    };
+    // Under their own rules: the calls are valued with the hundredfold payouts.
+    let own = review(&["--rules", edited_path], &edited_records);
+    assert!(
+        own.status.success(),
+        "{}",
+        String::from_utf8_lossy(&own.stderr)
+    );
+    let text = String::from_utf8(own.stdout).unwrap();
+    let largest = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|v| v["auction_ev"].as_f64().or(v["ev"].as_f64()))
+        .fold(0.0f64, |m, ev| m.max(ev.abs()));
+    assert!(largest > 50.0, "{text}");
+    // Not under the built-in rules of the same name.
+    let refused = |rules: &[&str], records: &str, needle: &str| {
+        let out = review(rules, records);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{stderr}");
+    };
+    refused(
+        &[],
+        &edited_records,
+        "are not the built-in heather-1875's: give its file with --rules",
+    );
+    refused(
+        &["--rules", edited_path],
+        &builtin_records,
+        "but --rules gives an edited 'heather-1875'",
+    );
+    // An explicit --rules of another profile is not passed over.
+    refused(
+        &["--rules", "pub-guide"],
+        &builtin_records,
+        "played under profile 'heather-1875', but --rules gives 'pub-guide'",
+    );
+}

@@ -13,6 +13,9 @@ pub struct Cli {
     /// Rule profile: a built-in name (see `napsim rules list`) or a path to a .toml file.
     #[arg(long, global = true, value_name = "NAME|FILE.toml", default_value = crate::rules::DEFAULT_PROFILE)]
     pub rules: String,
+    /// Whether `--rules` was given (set after parsing).
+    #[arg(skip)]
+    pub rules_given: bool,
     /// Seconds an external bot (`ext:cmd=(...)`) may take to answer one request (fractions
     /// allowed); a bot that takes longer ends the run.
     #[arg(long, global = true, value_name = "SECS", default_value = "10", value_parser = parse_seconds)]
@@ -232,9 +235,13 @@ pub struct PlayArgs {
     #[arg(long)]
     pub json: bool,
     /// Save the session's deals here as `deal --json` records (default
-    /// napsim-session-SEED.jsonl).
+    /// napsim-session-SEED.jsonl), written anew as each deal ends; a session that finishes no
+    /// deal writes nothing. An existing file is refused unless --force.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Replace an existing --save file (once a deal is finished).
+    #[arg(long)]
+    pub force: bool,
     /// Read the answers from FILE instead of stdin (one per line; a scripted session).
     #[arg(long, value_name = "FILE")]
     pub input: Option<PathBuf>,
@@ -436,11 +443,10 @@ fn parse_sprt(text: &str) -> Result<(f64, f64), String> {
     let (d0, d1) = text.split_once(',').ok_or_else(bad)?;
     let d0: f64 = d0.trim().parse().map_err(|_| bad())?;
     let d1: f64 = d1.trim().parse().map_err(|_| bad())?;
-    if d0.is_finite() && d1.is_finite() && d0 < d1 {
-        Ok((d0, d1))
-    } else {
-        Err(bad())
+    if !(d0.is_finite() && d1.is_finite() && d0 < d1) {
+        return Err(bad());
     }
+    crate::stats::sprt::Sprt::check_bounds(d0, d1).map(|()| (d0, d1))
 }
 
 /// `napsim thresholds`.

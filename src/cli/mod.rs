@@ -14,9 +14,7 @@ pub use args::{
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
-use clap::Parser;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::bid_table::{BidTable, BidTableJob};
 use crate::analysis::hand::{Hand, HandJob};
@@ -56,16 +54,24 @@ fn exit_code(error: &Error) -> i32 {
 /// Runs napsim with `args` (the program name first) and returns the exit code. Errors are
 /// printed to stderr as one `error: ...` line.
 pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)));
+    let (mut cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
             return code;
         }
     };
+    cli.rules_given = given(&matches, "rules");
     crate::bots::ext::set_move_time(std::time::Duration::from_secs_f64(cli.move_time));
-    let result = run(cli);
+    // A policy that aborts outside a block driver (a bot failing in `deal`, `hand`, `review`)
+    // is a failure of the run like any other: one error line, exit 1.
+    let result =
+        crate::sim::attempt(|| run(cli)).unwrap_or_else(|abort| Err(Error::Runtime(abort.0)));
     // Every external bot ends with napsim, whatever the outcome.
     crate::bots::ext::shutdown();
     match result {
@@ -78,6 +84,13 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
             code
         }
     }
+}
+
+/// Whether the global option `id` was given on the command line (before or after the
+/// subcommand), not left at its default.
+fn given(matches: &clap::ArgMatches, id: &str) -> bool {
+    let here = matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+    here || matches.subcommand().is_some_and(|(_, sub)| given(sub, id))
 }
 
 /// Every core.
@@ -142,6 +155,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 color,
                 echo: a.input.is_some() || !std::io::stdin().is_terminal(),
                 save: a.save,
+                force: a.force,
                 hint_worlds: a.hint_worlds,
                 threads: a.threads.unwrap_or_else(default_threads),
             };
@@ -153,12 +167,14 @@ fn run(cli: Cli) -> Result<(), Error> {
                 }
                 None => Box::new(std::io::stdin().lock()),
             };
+            let file = commands::SessionFile::new();
+            report_on_signals(file.clone())?;
             commands::play_session(
                 rules,
                 &job,
                 fresh_seed,
-                &mut input,
-                &mut std::io::stdout().lock(),
+                (&mut input, &mut std::io::stdout().lock()),
+                &file,
             )
         }
         Command::Review(a) => {
@@ -175,6 +191,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 threads: a.threads.unwrap_or_else(default_threads),
                 json: a.json,
                 summary: a.summary,
+                rules_given: cli.rules_given,
             };
             let progress = TerminalProgress::new(a.quiet);
             commands::review_deals(
@@ -431,19 +448,70 @@ fn read_class_picks(path: &std::path::Path) -> Result<Vec<(Option<usize>, String
 }
 
 /// A flag that the first SIGINT, SIGTERM or SIGHUP (a closed terminal) sets; a second one,
-/// while the run is still stopping, exits at once. SIGHUP is left alone when it was ignored at
-/// the start: `nohup napsim ...` asks to outlive the terminal.
+/// while the run is still stopping, exits at once (its bots killed), unless a file is being
+/// written: then the write is finished first, so that no finished result is lost and no
+/// temporary file is left ([`files::exit_after_writes`]). A signal that arrives during a write
+/// says so. SIGHUP is left alone when it was ignored at the start: `nohup napsim ...` asks to
+/// outlive the terminal.
 fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
+    crate::files::set_deferred_exit(exit_interrupted);
     let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
     for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
-        // The shutdown must be registered first: it acts only once the flag is set.
-        signal_hook::flag::register_conditional_shutdown(signal, INTERRUPTED, Arc::clone(&stop))
-            .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&stop)))
+        let stop = Arc::clone(&stop);
+        let handler = move || {
+            if !stop.swap(true, Ordering::SeqCst) {
+                if crate::files::writes_under_way() {
+                    say_in_handler(b"napsim: finishing the file being written\n");
+                }
+            } else if crate::files::exit_after_writes() {
+                say_in_handler(b"napsim: finishing the file being written, then quitting\n");
+            } else {
+                crate::bots::ext::kill_groups();
+                signal_hook::low_level::exit(INTERRUPTED);
+            }
+        };
+        // SAFETY: the handler only reads and writes atomics and calls kill(2), write(2) and
+        // _exit(2), which are async-signal-safe.
+        unsafe { signal_hook::low_level::register(signal, handler) }
             .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
     }
     Ok(stop)
+}
+
+/// A deferred exit after an interruption: the bots ended, the interrupted status.
+fn exit_interrupted() -> ! {
+    crate::bots::ext::shutdown();
+    std::process::exit(INTERRUPTED)
+}
+
+/// Writes `text` to stderr from a signal handler (`write(2)` alone: no lock, no allocation).
+fn say_in_handler(text: &[u8]) {
+    // SAFETY: write(2) on the stderr descriptor with a valid buffer and its length.
+    unsafe {
+        libc::write(2, text.as_ptr().cast(), text.len());
+    }
+}
+
+/// For `napsim play`: the first SIGINT, SIGTERM or SIGHUP (unless ignored, as under `nohup`)
+/// says where the session's finished deals are saved, ends the bots and exits
+/// ([`INTERRUPTED`]). A session waits on its reader, so a flag would not be seen: a thread of
+/// its own waits for the signal.
+fn report_on_signals(file: commands::SessionFile) -> Result<(), Error> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
+    let wanted: Vec<i32> = [SIGINT, SIGTERM].into_iter().chain(hangup).collect();
+    let mut signals = signal_hook::iterator::Signals::new(&wanted)
+        .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
+    std::thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            stderr::line(&format!("interrupted: {}", file.close()));
+            crate::bots::ext::shutdown();
+            std::process::exit(INTERRUPTED);
+        }
+    });
+    Ok(())
 }
 
 /// Whether `signal` is ignored (as `nohup` leaves SIGHUP).

@@ -22,7 +22,7 @@ mod tournament;
 
 pub use info::{DealJob, SolveJob, deal, rules_list, rules_show, solve};
 pub use optimize::{optimize, saved_seed, start_file};
-pub use play::{DEFAULT_BOTS, HINT_PLAY, PlayJob, play_session};
+pub use play::{DEFAULT_BOTS, HINT_PLAY, PlayJob, SessionFile, play_session};
 pub use replay_text::ReplayText;
 pub use review::{ReviewJob, review_deals};
 

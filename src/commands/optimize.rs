@@ -363,7 +363,7 @@ fn save_state(path: &Path, file: &StrategyFile, spent: (f64, f64)) -> Result<(),
         elapsed_seconds: spent.0,
         cpu_seconds: spent.1,
     };
-    let bytes = serde_json::to_vec(&checkpoint).expect("a checkpoint serialises");
+    let bytes = files::seal(serde_json::to_vec(&checkpoint).expect("a checkpoint serialises"));
     files::write_atomic(path, &bytes)
         .map_err(|e| Error::runtime(format!("cannot write {}: {e}", path.display())))
 }
@@ -394,6 +394,12 @@ fn resume(path: &Path, settings: &OptimizeSettings) -> Result<(StrategyFile, (f6
         return Err(Error::input(format!(
             "--resume {shown} was saved by a different run (players, play, classes, \
              history, deals, rounds, level, min-hands, held-out or seed differ): give the same arguments"
+        )));
+    }
+    if !files::seal_matches(&text) {
+        return Err(Error::input(format!(
+            "--resume {shown}: a damaged or edited checkpoint (its digest does not match its \
+             content: napsim resumes only the checkpoints it wrote, unchanged)"
         )));
     }
     Ok((

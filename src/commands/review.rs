@@ -41,6 +41,9 @@ pub struct ReviewJob {
     pub json: bool,
     /// The per-seat summary instead of each deal.
     pub summary: bool,
+    /// Whether `--rules` was given: records of another profile are then refused, not read
+    /// under their own.
+    pub rules_given: bool,
 }
 
 /// `napsim review`: reads the deals (`stdin` for `-`), checks that every one replays, then
@@ -122,6 +125,55 @@ pub fn review_deals(
     out.flush().map_err(Error::Stdout)
 }
 
+/// The profile `record` was played under: `default` (the `--rules` profile) when it is that
+/// profile, rules and all, else the built-in profile the record names. Refused: a record of an
+/// edited or unknown profile whose file is not given, a `--rules` profile of the record's name
+/// whose rules differ, and (`rules_given`) a record of another profile than `--rules`.
+fn record_profile(
+    record: &crate::report::DealRecord,
+    default: &Profile,
+    rules_given: bool,
+) -> Result<Profile, String> {
+    let name = &record.profile;
+    if rules_given && name != default.name() {
+        return Err(format!(
+            "played under profile '{name}', but --rules gives '{}': give the profile it was \
+             played under",
+            default.name()
+        ));
+    }
+    let builtin = Profile::builtin(name).ok();
+    match &record.profile_digest {
+        // Edited rules, or a profile of a file: only the same rules will do.
+        Some(digest) if name == default.name() && *digest == default.digest() => {
+            Ok(default.clone())
+        }
+        Some(digest) => Err(format!(
+            "played under a profile '{name}' whose rules (digest {digest}) are not {}: give \
+             its file with --rules",
+            if rules_given {
+                "those of --rules".to_string()
+            } else {
+                format!("the built-in {name}'s")
+            }
+        )),
+        // The built-in rules of that name (or a record from before digests, of a file's
+        // profile that --rules gives).
+        None => match builtin {
+            Some(_) if name == default.name() && default.record_digest().is_some() => Err(format!(
+                "played under the built-in profile '{name}', but --rules gives an edited \
+                     '{name}' (digest {}): leave --rules out",
+                default.digest()
+            )),
+            Some(builtin) => Ok(builtin),
+            None if name == default.name() => Ok(default.clone()),
+            None => Err(format!(
+                "profile '{name}' is not built in: give its file with --rules"
+            )),
+        },
+    }
+}
+
 /// The games to review with their profiles, every one checked to replay before any is
 /// reviewed (so that a bad deal stops the command before it writes anything).
 fn read_games(
@@ -143,18 +195,8 @@ fn read_games(
                 return Err(Error::input(format!("{source} holds no deal record")));
             }
             for (i, record) in records.iter().enumerate() {
-                let profile = if record.profile == default.name() {
-                    default.clone()
-                } else {
-                    load_profile(&record.profile).map_err(|_| {
-                        Error::input(format!(
-                            "{source} record {}: profile '{}' is not built in: give its file \
-                             with --rules",
-                            i + 1,
-                            record.profile
-                        ))
-                    })?
-                };
+                let profile = record_profile(record, default, job.rules_given)
+                    .map_err(|why| Error::input(format!("{source} record {}: {why}", i + 1)))?;
                 let game = record
                     .to_replay(&profile)
                     .map_err(|e| Error::input(format!("{source} record {}: {e}", i + 1)))?;

@@ -45,6 +45,10 @@ pub struct TrickRecord {
 pub struct DealRecord {
     /// The profile's `name`.
     pub profile: String,
+    /// The digest of the profile's rules when they are not the built-in profile's of that name
+    /// ([`crate::rules::Profile::record_digest`]): absent for a built-in profile as shipped.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub profile_digest: Option<String>,
     /// Table size.
     pub players: usize,
     /// The dealer's seat.
@@ -147,6 +151,7 @@ impl DealRecord {
         let players = state.players();
         DealRecord {
             profile: profile.name().to_string(),
+            profile_digest: profile.record_digest(),
             players,
             dealer: state.dealer(),
             hands: (0..players).map(|s| state.dealt(s).to_string()).collect(),

@@ -266,6 +266,10 @@ pub struct Profile {
     pub(super) description: String,
     pub(super) source: String,
     pub(super) toml: String,
+    /// [`rules_digest`] of `toml`.
+    pub(super) digest: u64,
+    /// Whether the rules are those of the built-in profile of the same name.
+    pub(super) builtin_rules: bool,
     pub(super) min_players: usize,
     pub(super) max_players: usize,
     pub(super) lowest_rank: Rank,
@@ -327,6 +331,18 @@ impl Profile {
     /// The TOML text the profile was read from.
     pub fn toml(&self) -> &str {
         &self.toml
+    }
+
+    /// A digest of the rules ([`rules_digest`]: comments and layout aside), 16 hex digits.
+    pub fn digest(&self) -> String {
+        format!("{:016x}", self.digest)
+    }
+
+    /// The digest a deal record carries: None when the rules are those of the built-in profile
+    /// of this name (its name alone says them), else [`Profile::digest`] (a profile of a file,
+    /// or a built-in one edited under its own name), so that a review can tell them apart.
+    pub fn record_digest(&self) -> Option<String> {
+        (!self.builtin_rules).then(|| self.digest())
     }
     /// Fewest players.
     pub fn min_players(&self) -> usize {
@@ -480,6 +496,17 @@ impl Profile {
             self.packs[players] = CardSet::from_lowest_rank(lowest);
         }
     }
+}
+
+/// A digest of a profile's rules: the 64-bit FNV-1a hash of its TOML as the `toml` crate writes
+/// it back (keys sorted, comments and layout dropped), so that two files stating the same rules
+/// have the same digest.
+pub fn rules_digest(text: &str) -> u64 {
+    let canonical = toml::from_str::<toml::Value>(text)
+        .ok()
+        .and_then(|value| toml::to_string(&value).ok())
+        .unwrap_or_else(|| text.to_string());
+    crate::files::fnv1a64(canonical.as_bytes())
 }
 
 #[cfg(test)]

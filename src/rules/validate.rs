@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::profile::{
     AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_BIDS, MAX_PLAYERS,
-    MAX_STAKE, Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule,
+    MAX_STAKE, Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule, rules_digest,
 };
 use super::raw::{BidRules, RuleSet};
 use super::{Problem, RulesError};
@@ -181,6 +181,10 @@ impl Profile {
             description: raw.description.clone(),
             source: raw.source.clone(),
             toml: text.to_string(),
+            digest: rules_digest(text),
+            builtin_rules: super::BUILTIN.iter().any(|(name, builtin)| {
+                *name == raw.name && rules_digest(builtin) == rules_digest(text)
+            }),
             min_players,
             max_players,
             lowest_rank,
@@ -321,6 +325,15 @@ fn validate_bids(raw: &[BidRules], misere_trump: TrumpRule, v: &mut Validator) -
             &key("name"),
             &format!("'{}' is used by an earlier bid", b.name),
         );
+        v.check(
+            !RESERVED_CALL_NAMES.contains(&b.name.as_str()),
+            &key("name"),
+            &format!(
+                "'{}' is the name of a call that is not a bid (reserved: {})",
+                b.name,
+                RESERVED_CALL_NAMES.join(", ")
+            ),
+        );
         let kind = match (b.kind.as_str(), b.tricks) {
             ("tricks", Some(n)) if (1..=HAND_SIZE as u32).contains(&n) => BidKind::Tricks(n as u8),
             ("tricks", _) => {
@@ -429,6 +442,10 @@ fn validate_bids(raw: &[BidRules], misere_trump: TrumpRule, v: &mut Validator) -
     }
     bids
 }
+
+/// The names of the calls that are not bids (passing, taking Sir Garnet's spare hand): a bid
+/// of that name could not be told apart from them in records and requests.
+pub(crate) const RESERVED_CALL_NAMES: [&str; 2] = ["pass", "take-spare"];
 
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'

@@ -13,8 +13,8 @@ pub struct Merged {
     pub identity: Identity,
     /// Its profile, as the parts record it.
     pub profile: Profile,
-    /// The parts, in the order given.
-    pub parts: Vec<RawPartial>,
+    /// The parts, in the order given, each with its file.
+    pub parts: Vec<(PathBuf, RawPartial)>,
     /// Seconds of computing, summed over the parts.
     pub elapsed_seconds: f64,
     /// CPU seconds of computing, summed over the parts.
@@ -24,12 +24,15 @@ pub struct Merged {
 /// Reads the partial files `paths` and checks that they form one complete run of this
 /// version of napsim; the error names the first part or field at fault.
 pub fn read_parts(paths: &[PathBuf]) -> Result<Merged, Error> {
-    let mut parts: Vec<(String, RawPartial)> = Vec::with_capacity(paths.len());
+    let mut parts: Vec<(PathBuf, RawPartial)> = Vec::with_capacity(paths.len());
     for path in paths {
         let part = partial::read_partial(path)?;
-        parts.push((path.display().to_string(), part));
+        parts.push((path.clone(), part));
     }
-    let named: Vec<(String, &RawPartial)> = parts.iter().map(|(n, p)| (n.clone(), p)).collect();
+    let named: Vec<(String, &RawPartial)> = parts
+        .iter()
+        .map(|(n, p)| (n.display().to_string(), p))
+        .collect();
     partial::check_complete_set(&named)?;
     let identity = parts[0].1.identity.clone();
     let ours = crate::napsim_version();
@@ -46,7 +49,7 @@ pub fn read_parts(paths: &[PathBuf]) -> Result<Merged, Error> {
     Ok(Merged {
         identity,
         profile,
-        parts: parts.into_iter().map(|(_, p)| p).collect(),
+        parts,
         elapsed_seconds,
         cpu_seconds,
     })

@@ -156,6 +156,10 @@ pub struct Partial<T> {
     pub cpu_seconds: f64,
     /// The merged tally of the finished blocks.
     pub tally: T,
+    /// For a part read from a file, whether the file's digest matched its content
+    /// ([`crate::files::seal`]); `None` for a part made in memory.
+    #[serde(skip)]
+    pub sealed: Option<bool>,
 }
 
 impl<T> Partial<T> {
@@ -170,6 +174,7 @@ impl<T> Partial<T> {
             elapsed_seconds: spent.elapsed_seconds,
             cpu_seconds: spent.cpu_seconds,
             tally: state.tally,
+            sealed: None,
         }
     }
 
@@ -190,11 +195,12 @@ impl<T> Partial<T> {
 }
 
 impl<T: Serialize> Partial<T> {
-    /// The file's bytes: compact JSON and a final newline.
+    /// The file's bytes: compact JSON, sealed with a digest of its content
+    /// ([`crate::files::seal`]), and a final newline.
     pub fn to_bytes(&self) -> Result<Vec<u8>, serde_json::Error> {
         let mut bytes = serde_json::to_vec(self)?;
         bytes.push(b'\n');
-        Ok(bytes)
+        Ok(crate::files::seal(bytes))
     }
 }
 
@@ -269,6 +275,12 @@ pub enum PartialError {
     /// A tally whose counts do not fit.
     #[error("a damaged partial file ({0})")]
     Tally(#[source] TallyError),
+    /// A file whose digest does not match its content (or that has none).
+    #[error(
+        "a damaged or edited partial file (its digest does not match its content: napsim \
+         reads only the files it wrote, unchanged)"
+    )]
+    Edited,
     /// Nothing to merge.
     #[error("no parts to merge")]
     NoParts,
@@ -428,7 +440,8 @@ pub fn parse_partial(bytes: &[u8]) -> Result<RawPartial, PartialError> {
             found: header.format_version,
         });
     }
-    let part: RawPartial = serde_json::from_slice(bytes).map_err(PartialError::Damaged)?;
+    let mut part: RawPartial = serde_json::from_slice(bytes).map_err(PartialError::Damaged)?;
+    part.sealed = Some(crate::files::seal_matches(bytes));
     if part.identity.block_size == 0 {
         return Err(PartialError::ZeroBlockSize);
     }
@@ -457,6 +470,11 @@ pub fn decode_tally<T: DeserializeOwned + Tally>(
         return Err(PartialError::UnitCount { counted, expected });
     }
     tally.check(bids).map_err(PartialError::Tally)?;
+    // Last, so that the checks above still name what they find wrong: an edit they cannot
+    // see (counts changed together) is caught here.
+    if part.sealed == Some(false) {
+        return Err(PartialError::Edited);
+    }
     Ok(tally)
 }
 
@@ -529,12 +547,16 @@ pub fn check_complete_set(parts: &[(String, &RawPartial)]) -> Result<(), Partial
 /// Decodes, checks and adds the tallies of complete parts (checked to form one run), one at a
 /// time, so that only one decoded part is held besides the total.
 pub fn merge_tallies<T: DeserializeOwned + Tally + Default>(
-    parts: Vec<RawPartial>,
+    parts: Vec<(PathBuf, RawPartial)>,
     bids: usize,
 ) -> Result<T, PartialError> {
     let mut total = T::default();
-    for part in parts {
-        total.merge(decode_tally(&part, bids)?);
+    for (path, part) in parts {
+        let tally = decode_tally(&part, bids).map_err(|e| PartialError::File {
+            path,
+            source: Box::new(e),
+        })?;
+        total.merge(tally);
     }
     Ok(total)
 }

@@ -20,8 +20,10 @@ pub fn abort(message: String) -> ! {
     std::panic::panic_any(Abort(message))
 }
 
-/// `work()`, or the [`Abort`] it ended with; any other panic continues unwinding.
-pub(super) fn attempt<T>(work: impl FnOnce() -> T) -> Result<T, Abort> {
+/// `work()`, or the [`Abort`] it ended with; any other panic continues unwinding. The block
+/// drivers catch a block's abort with it, and the command line a policy's abort outside any
+/// run (a bot that fails while `napsim deal` or `napsim hand` asks it).
+pub fn attempt<T>(work: impl FnOnce() -> T) -> Result<T, Abort> {
     match catch_unwind(AssertUnwindSafe(work)) {
         Ok(value) => Ok(value),
         Err(payload) => match payload.downcast::<Abort>() {

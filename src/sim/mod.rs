@@ -16,7 +16,7 @@ mod abort;
 mod adaptive;
 mod blocks;
 
-pub use abort::{Abort, abort};
+pub use abort::{Abort, abort, attempt};
 pub use adaptive::{Adaptive, Checks, is_prefix, run_adaptive};
 pub use blocks::{BlockRangeError, BlockSet, Shard, ShardError};
 
@@ -327,6 +327,9 @@ where
                 });
                 let tally = match tally {
                     Ok(tally) => tally,
+                    // A bot that dies while a stop is under way (the same Ctrl-C reached it)
+                    // is part of the stop: its block is dropped and the run saved as stopped.
+                    Err(_) if controls.stop.load(Ordering::Relaxed) => return Err(Stopped),
                     Err(abort) => {
                         halt.store(true, Ordering::Relaxed);
                         let mut first = aborted.lock().unwrap_or_else(|e| e.into_inner());
@@ -425,6 +428,40 @@ mod tests {
             .expect("the run still going a minute after its stop")
             .unwrap();
         assert!(state.tally.0 > 0 && state.done.len() <= 2, "{state:?}");
+    }
+
+    #[test]
+    fn a_block_that_aborts_during_a_stop_is_part_of_the_stop() {
+        // Block 3's bot dies of the Ctrl-C that also set the stop: the run is stopped, with
+        // the blocks before it, not failed.
+        let plan = Plan {
+            total: 100 * 16,
+            block_size: 16,
+            seed: 1,
+        };
+        let stop = AtomicBool::new(false);
+        let controls = Controls {
+            blocks: 0..plan.blocks(),
+            threads: 1,
+            stop: &stop,
+        };
+        let state = run_controlled(
+            plan,
+            &controls,
+            RunState::<Count>::default(),
+            &Silent,
+            |block| {
+                if block.index == 3 {
+                    stop.store(true, Ordering::Relaxed);
+                    abort("the bot was killed by signal 2".into());
+                }
+                Count(block.len)
+            },
+            |_| Ok::<(), ()>(()),
+        )
+        .expect("a stopped run, not a failed one");
+        assert_eq!(state.tally, Count(3 * 16));
+        assert_eq!(state.done.len(), 3);
     }
 
     #[derive(Debug, Default, PartialEq, Eq)]

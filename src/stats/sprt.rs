@@ -69,20 +69,35 @@ pub struct Standing {
 }
 
 impl Sprt {
-    /// Checks the bounds and rates: D0 < D1, both finite; alpha and beta in (0, 1/2).
+    /// Checks the bounds and rates: D0 < D1, both finite and small enough that the test's
+    /// arithmetic stays finite ([`Sprt::check_bounds`]); alpha and beta in (0, 1/2).
     pub fn check(&self) -> Result<(), String> {
-        if !(self.d0.is_finite() && self.d1.is_finite() && self.d0 < self.d1) {
-            return Err(format!(
-                "--sprt {},{}: D0 must be below D1 (H0: difference <= D0, H1: difference >= D1)",
-                self.d0, self.d1
-            ));
-        }
+        Sprt::check_bounds(self.d0, self.d1)?;
         for (name, rate) in [("--alpha", self.alpha), ("--beta", self.beta)] {
             if !(rate > 0.0 && rate < 0.5) {
                 return Err(format!(
                     "{name} {rate}: an error rate above 0 and below 0.5"
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// Checks the hypotheses' bounds: D0 below D1, and the variance floor `((D1 - D0) /
+    /// 10)^2` and the midpoint `(D0 + D1) / 2` finite and the floor above zero, so that the LLR
+    /// is a number (`0,1e308` would overflow the floor into infinity and the LLR into NaN).
+    pub fn check_bounds(d0: f64, d1: f64) -> Result<(), String> {
+        if !(d0.is_finite() && d1.is_finite() && d0 < d1) {
+            return Err(format!(
+                "--sprt {d0},{d1}: D0 must be below D1 (H0: difference <= D0, H1: difference >= D1)"
+            ));
+        }
+        let floor = ((d1 - d0) / 10.0).powi(2);
+        if !(floor.is_finite() && floor > 0.0 && (d0 + d1).is_finite()) {
+            return Err(format!(
+                "--sprt {d0},{d1}: bounds too far apart or too close for the test's arithmetic \
+                 (use differences in units per session, e.g. 0,1)"
+            ));
         }
         Ok(())
     }

@@ -103,3 +103,12 @@ pub fn records(text: &str) -> Vec<std::collections::HashMap<String, String>> {
         })
         .collect()
 }
+
+/// Whether a process whose command line holds `tag` is still running (the tests tag the bots
+/// they start, to check that none is left).
+pub fn running(tag: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(tag))
+    })
+}

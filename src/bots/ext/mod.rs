@@ -20,7 +20,7 @@ mod message;
 mod process;
 
 pub use message::PROTOCOL_VERSION;
-pub use process::shutdown;
+pub use process::{kill_groups, shutdown};
 
 /// The protocol's `bid` request for the seat in `view` (one JSON object, no newline): what a
 /// front end playing that seat is shown (`napsim play --json`).
@@ -214,7 +214,28 @@ impl Failed {
             answer: Some(answer),
         }
     }
+
+    /// An answer to `request` from `program` that was not acceptable, unless a line followed
+    /// it: then the answer read was a stray line (a bot writing two lines to one request) and
+    /// that is the failure, both lines shown, rather than blaming the answer that came next.
+    fn bad_or_stray(program: &Program, request: String, why: String, answer: String) -> Failed {
+        match process::stray_line(program, STRAY_WAIT) {
+            Some(next) => Failed {
+                what: format!(
+                    "{}: the lines read for this request were {answer} and then {next}",
+                    process::UNREQUESTED
+                ),
+                request,
+                answer: None,
+            },
+            None => Failed::bad(request, why, answer),
+        }
+    }
 }
+
+/// How long a bad answer waits for a line after it, the sign of a stray line (a bot answers in
+/// well under this once it has written its first line).
+const STRAY_WAIT: Duration = Duration::from_millis(100);
 
 impl BidPolicy for External {
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
@@ -232,7 +253,10 @@ impl BidPolicy for External {
         };
         match message::parse_call(&answer, &legal, view.profile()) {
             Ok(call) => call,
-            Err(why) => self.failed(view.seat(), Failed::bad(request, why, answer), fallback),
+            Err(why) => {
+                let failed = Failed::bad_or_stray(&self.program, request, why, answer);
+                self.failed(view.seat(), failed, fallback)
+            }
         }
     }
 }
@@ -257,7 +281,10 @@ impl PlayPolicy for External {
         };
         match message::parse_card(&answer, legal) {
             Ok(card) => card,
-            Err(why) => self.failed(view.seat(), Failed::bad(request, why, answer), lowest),
+            Err(why) => {
+                let failed = Failed::bad_or_stray(&self.program, request, why, answer);
+                self.failed(view.seat(), failed, lowest)
+            }
         }
     }
 }

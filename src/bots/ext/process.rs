@@ -5,13 +5,55 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// Every bot process started and not yet reaped, by process id: [`shutdown`] ends them.
 static CHILDREN: Mutex<Vec<(u32, Child)>> = Mutex::new(Vec::new());
+
+/// The process groups of the running bots, for [`kill_groups`], which a signal handler calls
+/// and so may take no lock: a slot holds a group's number, or 0.
+static GROUPS: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
+
+/// Kills every running bot's process group at once (a second Ctrl-C). Safe in a signal
+/// handler: atomics and `kill(2)` only. The processes are reaped when napsim exits.
+pub fn kill_groups() {
+    for slot in &GROUPS {
+        let pid = slot.load(Ordering::SeqCst);
+        if pid != 0 {
+            kill_group(pid);
+        }
+    }
+}
+
+/// Notes `pid`'s group for [`kill_groups`] (beyond 256 bots at once, the rest are ended by
+/// [`shutdown`] alone).
+fn note_group(pid: u32) {
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// Forgets `pid`'s group, ended.
+fn forget_group(pid: u32) {
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
 
 thread_local! {
     /// This thread's bots, by their program's key (`Program::key`).
@@ -38,12 +80,19 @@ impl Program {
     }
 }
 
+/// The longest answer line a bot may write, newline excluded: far above any real answer (a few
+/// dozen bytes), low enough that a runaway bot is caught at once (docs/protocol.md).
+pub(super) const MAX_LINE: usize = 1 << 20;
+
 /// A running bot: its input, its output and what has been read of it past the last line.
 struct Bot {
     pid: u32,
     stdin: ChildStdin,
     stdout: ChildStdout,
     pending: Vec<u8>,
+    /// How much of `pending` is known to hold no newline: each byte is searched once, so a
+    /// long line costs time in proportion to its length.
+    scanned: usize,
     chunk: Box<[u8; 4096]>,
 }
 
@@ -53,6 +102,8 @@ enum NoLine {
     Closed,
     /// The deadline passed.
     Late,
+    /// The line reached [`MAX_LINE`] bytes without a newline.
+    TooLong,
 }
 
 impl Bot {
@@ -62,38 +113,86 @@ impl Bot {
     fn read_line(&mut self, deadline: Duration) -> Result<String, NoLine> {
         let until = Instant::now() + deadline;
         loop {
-            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.pending.drain(..=end).collect();
-                return Ok(String::from_utf8_lossy(&line[..end]).into_owned());
+            if let Some(line) = self.take_line() {
+                return Ok(line);
+            }
+            if self.pending.len() > MAX_LINE {
+                return Err(NoLine::TooLong);
             }
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(NoLine::Late);
             }
-            let mut poll = libc::pollfd {
-                fd: self.stdout.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let millis = left.as_millis().clamp(1, i32::MAX as u128) as i32;
-            // SAFETY: one valid pollfd for the length given.
-            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
-            if ready < 0 {
-                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(NoLine::Closed);
-            }
-            if ready == 0 {
-                continue;
-            }
-            match self.stdout.read(&mut self.chunk[..]) {
-                Ok(0) | Err(_) => return Err(NoLine::Closed),
-                Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+            match self.fill(left) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(closed) => return Err(closed),
             }
         }
     }
+
+    /// The first whole line of `pending`, taken out of it.
+    fn take_line(&mut self) -> Option<String> {
+        let found = self.pending[self.scanned..]
+            .iter()
+            .position(|&b| b == b'\n');
+        let Some(at) = found else {
+            self.scanned = self.pending.len();
+            return None;
+        };
+        let end = self.scanned + at;
+        self.scanned = 0;
+        let line: Vec<u8> = self.pending.drain(..=end).collect();
+        Some(String::from_utf8_lossy(&line[..end]).into_owned())
+    }
+
+    /// Waits at most `wait` for output and appends what came to `pending`: true when something
+    /// came, false when nothing did, [`NoLine::Closed`] when the output closed.
+    fn fill(&mut self, wait: Duration) -> Result<bool, NoLine> {
+        let mut poll = libc::pollfd {
+            fd: self.stdout.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = wait.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd for the length given.
+        let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+        if ready < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                return Ok(false);
+            }
+            return Err(NoLine::Closed);
+        }
+        if ready == 0 {
+            return Ok(false);
+        }
+        match self.stdout.read(&mut self.chunk[..]) {
+            Ok(0) | Err(_) => Err(NoLine::Closed),
+            Ok(n) => {
+                self.pending.extend_from_slice(&self.chunk[..n]);
+                Ok(true)
+            }
+        }
+    }
+
+    /// Output that arrived while no request was pending (a second line to the last request,
+    /// or a line of its own), if any: a protocol error, since it would answer the next request.
+    fn unrequested(&mut self) -> Result<Option<String>, NoLine> {
+        while self.pending.len() <= MAX_LINE && self.fill(Duration::ZERO)? {}
+        if self.pending.is_empty() {
+            return Ok(None);
+        }
+        let text = self.take_line().unwrap_or_else(|| {
+            let shown = &self.pending[..self.pending.len().min(200)];
+            String::from_utf8_lossy(shown).into_owned()
+        });
+        Ok(Some(text))
+    }
 }
+
+/// How the error line words a line that no request asked for.
+pub(super) const UNREQUESTED: &str =
+    "wrote a line no request asked for (a second answer to one request, or output of its own)";
 
 /// What went wrong with a bot, in words for the error line.
 #[derive(Debug)]
@@ -104,6 +203,10 @@ pub(super) enum Failure {
     Gone(String),
     /// No answer within the move time.
     Timeout(Duration),
+    /// An answer line longer than [`MAX_LINE`].
+    TooLong,
+    /// A line no request asked for (shown).
+    Unrequested(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -112,6 +215,12 @@ impl std::fmt::Display for Failure {
             Failure::Start(e) => write!(f, "could not be started: {e}"),
             Failure::Gone(how) => write!(f, "{how} before answering"),
             Failure::Timeout(t) => write!(f, "did not answer within {} s", t.as_secs_f64()),
+            Failure::TooLong => write!(
+                f,
+                "wrote an answer line over {} MiB, the protocol's limit",
+                MAX_LINE >> 20
+            ),
+            Failure::Unrequested(line) => write!(f, "{UNREQUESTED}: {line}"),
         }
     }
 }
@@ -160,6 +269,26 @@ pub(super) fn ask(
     })
 }
 
+/// After an answer that was not acceptable: the line, if any, that this thread's process of
+/// `program` wrote after it within `wait`. One there means the answer read was a stray line
+/// (the second line of an earlier answer) and this is the answer to the request.
+pub(super) fn stray_line(program: &Program, wait: Duration) -> Option<String> {
+    BOTS.with(|bots| {
+        let mut bots = bots.borrow_mut();
+        let bot = bots.get_mut(&program.key)?;
+        let until = Instant::now() + wait;
+        loop {
+            if let Ok(Some(line)) = bot.unrequested() {
+                return Some(line);
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() || !matches!(bot.fill(left), Ok(true)) {
+                return bot.unrequested().ok().flatten();
+            }
+        }
+    })
+}
+
 /// Ends this thread's process of `program` (after an answer that was not acceptable).
 pub(super) fn forget(program: &Program) {
     let bot = BOTS.with(|bots| bots.borrow_mut().remove(&program.key));
@@ -168,22 +297,53 @@ pub(super) fn forget(program: &Program) {
     }
 }
 
-/// Ends every bot process, on every path out of napsim. The workers' threads close their bots'
-/// input as they end, so a well-behaved bot is given a moment to finish on its own (it may
-/// write a last line to its log) before it is killed.
+/// Ends every bot process and whatever it started, on every path out of napsim. The workers'
+/// threads close their bots' input as they end, so a well-behaved bot is given a moment to
+/// finish on its own (it may write a last line to its log); then its process group (the bot
+/// and every child it left, detached or not) is killed.
 pub fn shutdown() {
-    let mut children = std::mem::take(&mut *CHILDREN.lock().unwrap_or_else(|e| e.into_inner()));
+    let children = std::mem::take(&mut *CHILDREN.lock().unwrap_or_else(|e| e.into_inner()));
     let grace = Instant::now() + Duration::from_millis(200);
-    while Instant::now() < grace {
-        children.retain_mut(|(_, child)| !matches!(child.try_wait(), Ok(Some(_))));
-        if children.is_empty() {
+    while Instant::now() < grace && !children.iter().all(|(pid, _)| has_exited(*pid)) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for (pid, mut child) in children {
+        kill_group(pid);
+        let _ = child.kill();
+        let _ = child.wait();
+        await_group_end(pid);
+        forget_group(pid);
+    }
+}
+
+/// Whether the process `pid` (a child not reaped yet) has exited; it stays unreaped, so its
+/// process group keeps its number until [`kill_group`].
+fn has_exited(pid: u32) -> bool {
+    // SAFETY: waitid writes only into `info`; WNOWAIT leaves the child to be reaped later.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 && info.si_pid() != 0
+    }
+}
+
+/// Kills the process group a bot leads: the bot and the children it started.
+fn kill_group(pid: u32) {
+    // SAFETY: kill has no memory effects; a group that is gone gives ESRCH, ignored.
+    unsafe {
+        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+/// Waits (half a second at most) until the process group `pid` led is gone: a signal is
+/// delivered after `kill` returns, and napsim must not end before the bot's children have.
+fn await_group_end(pid: u32) {
+    for _ in 0..100 {
+        // SAFETY: signal 0 only asks whether the group still has a member.
+        if unsafe { libc::kill(-(pid as libc::pid_t), 0) } != 0 {
             return;
         }
         std::thread::sleep(Duration::from_millis(5));
-    }
-    for (_, mut child) in children {
-        let _ = child.kill();
-        let _ = child.wait();
     }
 }
 
@@ -194,16 +354,20 @@ fn start(program: &Program) -> Result<Bot, Failure> {
         .ok_or_else(|| Failure::Start("no command".into()))?;
     let log = open_log(&program.log)
         .map_err(|e| Failure::Start(format!("cannot open {}: {e}", program.log.display())))?;
+    // A process group of its own: a Ctrl-C at the terminal reaches napsim alone, which stops
+    // cleanly and then ends its bots; and ending the group ends whatever the bot started.
     let mut child = Command::new(name)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(log)
+        .process_group(0)
         .spawn()
         .map_err(|e| Failure::Start(format!("{name}: {e}")))?;
     let stdin = child.stdin.take().expect("piped");
     let stdout = child.stdout.take().expect("piped");
     let pid = child.id();
+    note_group(pid);
     CHILDREN
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -213,6 +377,7 @@ fn start(program: &Program) -> Result<Bot, Failure> {
         stdin,
         stdout,
         pending: Vec::new(),
+        scanned: 0,
         chunk: Box::new([0; 4096]),
     })
 }
@@ -227,17 +392,24 @@ fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
-/// Writes `line` and waits for one line back.
+/// Writes `line` and waits for one line back, after checking that nothing came unasked since
+/// the last answer.
 fn exchange(bot: &mut Bot, line: &str, deadline: Duration) -> Result<String, Failure> {
+    let failure = |bot: &Bot, why: NoLine| match why {
+        NoLine::Closed => Failure::Gone(exit_status(bot.pid)),
+        NoLine::Late => Failure::Timeout(deadline),
+        NoLine::TooLong => Failure::TooLong,
+    };
+    match bot.unrequested() {
+        Ok(None) => {}
+        Ok(Some(stray)) => return Err(Failure::Unrequested(stray)),
+        Err(why) => return Err(failure(bot, why)),
+    }
     let sent = writeln!(bot.stdin, "{line}").and_then(|()| bot.stdin.flush());
     if sent.is_err() {
         return Err(Failure::Gone(exit_status(bot.pid)));
     }
-    match bot.read_line(deadline) {
-        Ok(answer) => Ok(answer),
-        Err(NoLine::Closed) => Err(Failure::Gone(exit_status(bot.pid))),
-        Err(NoLine::Late) => Err(Failure::Timeout(deadline)),
-    }
+    bot.read_line(deadline).map_err(|why| failure(bot, why))
 }
 
 /// How the process `pid` ended, in words ("it exited with status 3"), waiting briefly for it.
@@ -264,12 +436,15 @@ fn describe(status: std::process::ExitStatus) -> String {
     }
 }
 
-/// Kills and reaps the process `pid`.
+/// Kills the process `pid` and its group, and reaps it.
 fn end(pid: u32) {
     let mut children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(at) = children.iter().position(|(p, _)| *p == pid) {
         let (_, mut child) = children.swap_remove(at);
+        kill_group(pid);
         let _ = child.kill();
         let _ = child.wait();
+        await_group_end(pid);
+        forget_group(pid);
     }
 }

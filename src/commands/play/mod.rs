@@ -61,10 +61,86 @@ pub struct PlayJob {
     pub echo: bool,
     /// Where the session's records go (None: `napsim-session-SEED.jsonl`).
     pub save: Option<PathBuf>,
+    /// Replace an existing file at the save path (otherwise the session is refused before it
+    /// starts).
+    pub force: bool,
     /// Worlds the coach's evaluator plays for a call hint.
     pub hint_worlds: u64,
     /// Worker threads for the coach.
     pub threads: usize,
+}
+
+/// Where a session's finished deals are saved, shared with whoever must report them on the
+/// way out (the command line's signal handler): the file is written anew after every finished
+/// deal, under the lock, so whatever ends the session (quit, the end of the input, a signal, a
+/// bot failure, an error) finds its finished deals saved, and a report waits for a write under
+/// way.
+#[derive(Clone, Debug, Default)]
+pub struct SessionFile(std::sync::Arc<std::sync::Mutex<Saved>>);
+
+/// What a [`SessionFile`] holds so far.
+#[derive(Debug, Default)]
+struct Saved {
+    path: Option<PathBuf>,
+    deals: usize,
+    /// Closed for a process on its way out: no write starts any more.
+    closed: bool,
+}
+
+impl SessionFile {
+    /// A session file not chosen yet.
+    pub fn new() -> SessionFile {
+        SessionFile::default()
+    }
+
+    /// Where the finished deals are, in words: `the 3 finished deals are saved in FILE`, or
+    /// that no deal was finished (nothing is written then). Waits for a save under way.
+    pub fn report(&self) -> String {
+        let saved = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        Self::describe(&saved)
+    }
+
+    /// [`SessionFile::report`], for a process about to exit (on a signal): once a write under
+    /// way has finished, no other starts, so no temporary file is left behind.
+    pub fn close(&self) -> String {
+        let mut saved = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        saved.closed = true;
+        Self::describe(&saved)
+    }
+
+    fn describe(saved: &Saved) -> String {
+        match (&saved.path, saved.deals) {
+            (Some(path), deals) if deals > 0 => format!(
+                "the {deals} finished deal{} saved in {}",
+                if deals == 1 { " is" } else { "s are" },
+                path.display()
+            ),
+            _ => "no deal was finished: nothing is saved".to_string(),
+        }
+    }
+
+    fn choose(&self, path: PathBuf) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).path = Some(path);
+    }
+
+    /// Writes `records` (every finished deal so far) over the file.
+    fn write(&self, records: &[DealRecord]) -> Result<(), Error> {
+        let mut saved = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if saved.closed {
+            return Ok(());
+        }
+        let path = saved.path.clone().expect("chosen before the first deal");
+        let mut text = String::new();
+        for record in records {
+            text += &serde_json::to_string(record)
+                .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;
+            text.push('\n');
+        }
+        crate::files::write_atomic(&path, text.as_bytes())
+            .map_err(|e| Error::runtime(format!("cannot save {}: {e}", path.display())))?;
+        saved.deals = records.len();
+        Ok(())
+    }
 }
 
 /// The bots and the coach of one session.
@@ -77,13 +153,16 @@ struct Seats {
 }
 
 /// `napsim play`: a session on `rules`' profile, reading the person's answers from `input`
-/// and writing the table to `out`. Returns once the session ends (or is quit) and is saved.
+/// and writing the table to `out`. Returns once the session ends (or is quit); its finished
+/// deals are saved in `file` as each one ends (never an empty file: a session that finished no
+/// deal writes nothing). A bot that fails ends the session with an error, the deals finished
+/// before it saved.
 pub fn play_session(
     rules: &str,
     job: &PlayJob,
     fresh_seed: impl FnOnce() -> u64,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
+    (input, out): (&mut dyn BufRead, &mut dyn Write),
+    file: &SessionFile,
 ) -> Result<(), Error> {
     let profile = load_profile(rules)?;
     profile.check_players(job.players)?;
@@ -93,9 +172,6 @@ pub fn play_session(
             job.seat,
             job.players - 1
         )));
-    }
-    if let Some(save) = &job.save {
-        crate::files::check_writable(save)?;
     }
     let bots = parse_entrant(&format!("bots={}", job.bots), &profile)?;
     bots.bid
@@ -113,33 +189,62 @@ pub fn play_session(
         .save
         .clone()
         .unwrap_or_else(|| format!("napsim-session-{seed}.jsonl").into());
+    check_save(&save, job.force)?;
+    file.choose(save.clone());
     let mut io = Io::new(input, out, job.json, job.color, job.echo);
     let mut session = Session {
         profile: &profile,
         job,
         seed,
-        save,
+        file,
         seats: &seats,
         balances: vec![0; job.players],
         records: Vec::new(),
         hint_rng: block_streams(seed, 1).1,
     };
-    let result = session.run(&mut io);
-    // Whatever happened, the finished deals are kept.
-    let saved = session.save();
-    result?;
-    let path = saved?;
+    // A bot that fails unwinds out of its decision ([`crate::sim::abort`]): the session ends
+    // there, its finished deals already saved.
+    let result = crate::sim::attempt(|| session.run(&mut io))
+        .unwrap_or_else(|abort| Err(Error::runtime(abort.0)));
+    let deals = session.records.len();
+    if let Err(e) = result {
+        return Err(match e {
+            Error::Runtime(why) => Error::runtime(format!("{why}; {}", file.report())),
+            other => other,
+        });
+    }
+    if deals == 0 {
+        return io.tell(
+            "no deal was finished: nothing is saved",
+            json!({"type": "saved", "path": null, "deals": 0}),
+        );
+    }
     let text = format!(
-        "session saved to {} ({} deal{}): review it with `napsim review {}`",
-        path.display(),
-        session.records.len(),
-        if session.records.len() == 1 { "" } else { "s" },
-        path.display()
+        "session saved to {} ({deals} deal{}): review it with `napsim review {}`",
+        save.display(),
+        plural(deals as u32),
+        save.display()
     );
     io.tell(
         &text,
-        json!({"type": "saved", "path": path.display().to_string(), "deals": session.records.len()}),
+        json!({"type": "saved", "path": save.display().to_string(), "deals": deals}),
     )
+}
+
+/// Checks, before the session starts, that its records can be saved at `path`: no saved
+/// session there unless `force`, and a file that can be created in its folder (a folder of
+/// `/proc`, say, cannot hold one).
+fn check_save(path: &std::path::Path, force: bool) -> Result<(), Error> {
+    crate::files::check_writable(path)?;
+    if !force && std::fs::symlink_metadata(path).is_ok() {
+        return Err(Error::input(format!(
+            "--save {}: the file exists; choose another path, or add --force to replace it \
+             once a deal is finished",
+            path.display()
+        )));
+    }
+    crate::files::probe_writable(path)?;
+    Ok(())
 }
 
 /// A session in progress.
@@ -147,7 +252,7 @@ struct Session<'a> {
     profile: &'a Profile,
     job: &'a PlayJob,
     seed: u64,
-    save: PathBuf,
+    file: &'a SessionFile,
     seats: &'a Seats,
     balances: Vec<i64>,
     records: Vec<DealRecord>,
@@ -402,12 +507,13 @@ impl Session<'_> {
             text += &format!(" Kitty: {}.", state.kitty_after());
         }
         text += &format!("\nafter {number} of {deals} deals: {}", self.balance_text());
+        // Saved before it is told: a deal shown finished is a deal saved.
+        self.records.push(record.clone());
+        self.file.write(&self.records)?;
         io.tell(
             &text,
             json!({"type": "result", "record": record, "balances": self.balances}),
-        )?;
-        self.records.push(record);
-        Ok(())
+        )
     }
 
     /// "you +6, seat 1 -2, ...".
@@ -813,19 +919,6 @@ impl Session<'_> {
             cards.push(json!({"card": h.card.to_string(), "pimc": h.pimc, "dd": h.dd}));
         }
         io.tell(text.trim_end(), json!({"type": "hint", "cards": cards}))
-    }
-
-    /// Writes the finished deals as `deal --json` records (atomically).
-    fn save(&self) -> Result<PathBuf, Error> {
-        let mut text = String::new();
-        for record in &self.records {
-            text += &serde_json::to_string(record)
-                .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;
-            text.push('\n');
-        }
-        crate::files::write_atomic(&self.save, text.as_bytes())
-            .map_err(|e| Error::runtime(format!("cannot save {}: {e}", self.save.display())))?;
-        Ok(self.save.clone())
     }
 }
 
