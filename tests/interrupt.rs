@@ -657,8 +657,9 @@ fn signals_during_the_final_write_neither_lose_the_result_nor_leave_a_temporary_
     std::thread::sleep(Duration::from_millis(200));
     send(&child, "-TERM");
     std::thread::sleep(Duration::from_millis(200));
-    // Still writing: read what it writes.
-    let written = std::fs::read(&fifo).unwrap();
+    // Still writing: read what it writes (a napsim that quit has no pipe open: then the
+    // read finds nothing, rather than waiting for ever).
+    let written = read_pipe(&fifo);
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
@@ -673,4 +674,32 @@ fn signals_during_the_final_write_neither_lose_the_result_nor_leave_a_temporary_
         std::fs::read(d.join("plain.csv")).unwrap()
     );
     assert!(!staged(), "a temporary file is left");
+}
+
+/// What a writer writes to the named pipe `path` until it closes it; empty when no writer opens
+/// it within two seconds.
+fn read_pipe(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut pipe = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .unwrap();
+    let (mut written, mut chunk) = (Vec::new(), [0u8; 4096]);
+    let start = Instant::now();
+    loop {
+        match pipe.read(&mut chunk) {
+            // No writer: not yet (it is opening the pipe), or no more.
+            Ok(0) if !written.is_empty() || start.elapsed() > Duration::from_secs(2) => {
+                return written;
+            }
+            Ok(0) => std::thread::sleep(Duration::from_millis(10)),
+            Ok(n) => written.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => panic!("reading the pipe: {e}"),
+        }
+    }
 }
