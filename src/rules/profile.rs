@@ -498,13 +498,13 @@ impl Profile {
     }
 }
 
-/// A digest of a profile's rules: the 64-bit FNV-1a hash of its TOML as the `toml` crate writes
-/// it back (keys sorted, comments and layout dropped), so that two files stating the same rules
-/// have the same digest.
+/// A digest of a profile's rules: the 64-bit FNV-1a hash of its rule set as napsim writes it
+/// back (every key, defaults included, in one order; comments and layout dropped), so that two
+/// files stating the same rules have the same digest.
 pub fn rules_digest(text: &str) -> u64 {
-    let canonical = toml::from_str::<toml::Value>(text)
+    let canonical = toml::from_str::<super::raw::RuleSet>(text)
         .ok()
-        .and_then(|value| toml::to_string(&value).ok())
+        .and_then(|rules| toml::to_string(&rules).ok())
         .unwrap_or_else(|| text.to_string());
     crate::files::fnv1a64(canonical.as_bytes())
 }
