@@ -393,34 +393,44 @@ mod tests {
         assert_eq!(Pending::new(Vec::new()).len(), 0);
     }
 
+    /// Runs `total` units in blocks of 16 on `threads` threads, each block's work `work` (given
+    /// the stop flag), counting the units done.
+    fn count_blocks(
+        total: u64,
+        threads: usize,
+        work: impl Fn(Block, &AtomicBool) -> Count + Sync,
+    ) -> Result<RunState<Count>, RunError<(), Count>> {
+        let plan = Plan {
+            total,
+            block_size: 16,
+            seed: 1,
+        };
+        let stop = AtomicBool::new(false);
+        let controls = Controls {
+            blocks: 0..plan.blocks(),
+            threads,
+            stop: &stop,
+        };
+        run_controlled(
+            plan,
+            &controls,
+            RunState::<Count>::default(),
+            &Silent,
+            |block| work(block, &stop),
+            |_| Ok::<(), ()>(()),
+        )
+    }
+
     #[test]
     fn a_stop_ends_a_huge_run_at_once() {
         // 2^60 blocks: walking them, even to skip each, would never end. Liveness, not speed:
         // the bound is a minute for what takes microseconds.
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let plan = Plan {
-                total: u64::MAX,
-                block_size: 16,
-                seed: 1,
-            };
-            let stop = AtomicBool::new(false);
-            let controls = Controls {
-                blocks: 0..plan.blocks(),
-                threads: 2,
-                stop: &stop,
-            };
-            let state = run_controlled(
-                plan,
-                &controls,
-                RunState::<Count>::default(),
-                &Silent,
-                |block| {
-                    stop.store(true, Ordering::Relaxed);
-                    Count(block.len)
-                },
-                |_| Ok::<(), ()>(()),
-            );
+            let state = count_blocks(u64::MAX, 2, |block, stop| {
+                stop.store(true, Ordering::Relaxed);
+                Count(block.len)
+            });
             let _ = sender.send(state.map_err(|e| format!("{e:?}")));
         });
         let state = receiver
@@ -434,31 +444,13 @@ mod tests {
     fn a_block_that_aborts_during_a_stop_is_part_of_the_stop() {
         // Block 3's bot dies of the Ctrl-C that also set the stop: the run is stopped, with
         // the blocks before it, not failed.
-        let plan = Plan {
-            total: 100 * 16,
-            block_size: 16,
-            seed: 1,
-        };
-        let stop = AtomicBool::new(false);
-        let controls = Controls {
-            blocks: 0..plan.blocks(),
-            threads: 1,
-            stop: &stop,
-        };
-        let state = run_controlled(
-            plan,
-            &controls,
-            RunState::<Count>::default(),
-            &Silent,
-            |block| {
-                if block.index == 3 {
-                    stop.store(true, Ordering::Relaxed);
-                    abort("the bot was killed by signal 2".into());
-                }
-                Count(block.len)
-            },
-            |_| Ok::<(), ()>(()),
-        )
+        let state = count_blocks(100 * 16, 1, |block, stop| {
+            if block.index == 3 {
+                stop.store(true, Ordering::Relaxed);
+                abort("the bot was killed by signal 2".into());
+            }
+            Count(block.len)
+        })
         .expect("a stopped run, not a failed one");
         assert_eq!(state.tally, Count(3 * 16));
         assert_eq!(state.done.len(), 3);
