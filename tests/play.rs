@@ -38,16 +38,27 @@ fn drive_until(
     save: &std::path::Path,
     signal: Option<i32>,
 ) -> (Driven, Ended) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_napsim"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_napsim"));
+    command
         .args(global)
         .arg("play")
         .args(play)
         .args(["--json", "--save", save.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // SIGHUP at its default, as a terminal leaves it, even when the tests run under `nohup`
+    // (napsim keeps ignoring a SIGHUP that was ignored when it started).
+    // SAFETY: between fork and exec the closure only calls signal(2), which is
+    // async-signal-safe.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        command.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let mut driven = Driven {
