@@ -85,13 +85,24 @@ pub fn writes_under_way() -> bool {
 /// one is (the last one to finish exits, through [`set_deferred_exit`]'s function, and no new
 /// write starts), so that neither a finished result nor a temporary file is left half-written.
 /// Safe in a signal handler: atomics only.
+/// A second ask (a third Ctrl-C) returns false whatever is under way: a write that blocks (a
+/// pipe nobody reads) must not keep napsim alive.
 pub fn exit_after_writes() -> bool {
-    EXIT_ASKED.store(true, Ordering::SeqCst);
+    if EXIT_ASKED.swap(true, Ordering::SeqCst) {
+        return false;
+    }
     WRITES_UNDER_WAY.load(Ordering::SeqCst) > 0
 }
 
-/// The exit asked for during writes, carried out.
+/// The exit asked for during writes, carried out once: a second thread to get here waits for
+/// the first to end the process.
 fn deferred_exit() -> ! {
+    static EXITING: AtomicBool = AtomicBool::new(false);
+    if EXITING.swap(true, Ordering::SeqCst) {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
     match DEFERRED_EXIT.get() {
         Some(exit) => exit(),
         None => std::process::exit(130),

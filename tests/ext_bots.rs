@@ -389,3 +389,29 @@ fn ctrl_c_at_the_terminal_stops_a_run_with_bots_and_saves_its_checkpoint() {
     assert!(checkpoint.exists(), "{stderr}");
     assert!(!running(&tag), "a bot process is left");
 }
+
+#[test]
+fn ctrl_c_during_a_command_outside_the_long_runs_ends_its_bots() {
+    let tag = format!("tag-deal-ctrl-c-{}", std::process::id());
+    // The bot hangs on its first card: napsim waits for it when the signal comes.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_napsim"))
+        .args(["deal", "--count", "5", "--seed", "1", "--play"])
+        .arg(bot("tests/bots/misbehave.py", &format!("hang 1 {tag}")))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !running(&tag) && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: kill has no memory effects.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let ended = Instant::now();
+    while running(&tag) && ended.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!running(&tag), "the bot outlived napsim");
+}

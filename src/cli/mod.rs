@@ -67,6 +67,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         }
     };
     cli.rules_given = given(&matches, "rules");
+    end_bots_on_signals();
     crate::bots::ext::set_move_time(std::time::Duration::from_secs_f64(cli.move_time));
     // A policy that aborts outside a block driver (a bot failing in `deal`, `hand`, `review`)
     // is a failure of the run like any other: one error line, exit 1.
@@ -457,6 +458,7 @@ fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
     crate::files::set_deferred_exit(exit_interrupted);
+    drop_plain_handlers();
     let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
     for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
         let stop = Arc::clone(&stop);
@@ -466,7 +468,10 @@ fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
                     say_in_handler(b"napsim: finishing the file being written\n");
                 }
             } else if crate::files::exit_after_writes() {
-                say_in_handler(b"napsim: finishing the file being written, then quitting\n");
+                say_in_handler(
+                    b"napsim: finishing the file being written, then quitting (another Ctrl-C \
+                      quits at once)\n",
+                );
             } else {
                 crate::bots::ext::kill_groups();
                 signal_hook::low_level::exit(INTERRUPTED);
@@ -478,6 +483,38 @@ fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
             .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
     }
     Ok(stop)
+}
+
+/// The handlers [`end_bots_on_signals`] installed, until a command installs its own.
+static PLAIN_HANDLERS: std::sync::Mutex<Vec<signal_hook::SigId>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// For every command: SIGINT, SIGTERM or SIGHUP (unless ignored) kills the bots' process groups
+/// (which a terminal's signal no longer reaches) and exits, as the default action would. The
+/// long commands and `play` replace these with their own ([`drop_plain_handlers`]).
+fn end_bots_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
+    let mut ids = PLAIN_HANDLERS.lock().unwrap_or_else(|e| e.into_inner());
+    for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
+        let handler = || {
+            crate::bots::ext::kill_groups();
+            signal_hook::low_level::exit(INTERRUPTED);
+        };
+        // SAFETY: the handler reads atomics and calls kill(2) and _exit(2), which are
+        // async-signal-safe.
+        if let Ok(id) = unsafe { signal_hook::low_level::register(signal, handler) } {
+            ids.push(id);
+        }
+    }
+}
+
+/// Removes the handlers of [`end_bots_on_signals`].
+fn drop_plain_handlers() {
+    let ids = std::mem::take(&mut *PLAIN_HANDLERS.lock().unwrap_or_else(|e| e.into_inner()));
+    for id in ids {
+        signal_hook::low_level::unregister(id);
+    }
 }
 
 /// A deferred exit after an interruption: the bots ended, the interrupted status.
@@ -502,6 +539,7 @@ fn report_on_signals(file: commands::SessionFile) -> Result<(), Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
     let wanted: Vec<i32> = [SIGINT, SIGTERM].into_iter().chain(hangup).collect();
+    drop_plain_handlers();
     let mut signals = signal_hook::iterator::Signals::new(&wanted)
         .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
     std::thread::spawn(move || {

@@ -148,6 +148,9 @@ fn record_profile(
         Some(digest) if name == default.name() && *digest == default.digest() => {
             Ok(default.clone())
         }
+        Some(_) if builtin.is_none() && !rules_given => Err(format!(
+            "profile '{name}' is not built in: give its file with --rules"
+        )),
         Some(digest) => Err(format!(
             "played under a profile '{name}' whose rules (digest {digest}) are not {}: give \
              its file with --rules",

@@ -498,9 +498,10 @@ impl Profile {
     }
 }
 
-/// A digest of a profile's rules: the 64-bit FNV-1a hash of its rule set as napsim writes it
-/// back (every key, defaults included, in one order; comments and layout dropped), so that two
-/// files stating the same rules have the same digest.
+/// A digest of a profile: the 64-bit FNV-1a hash of its rule set as napsim writes it back (in
+/// one order, comments and layout dropped), so that a file and its written-back copy have the
+/// same digest. Its description and source count, and so does an optional key spelled out at
+/// its default: such a copy of a built-in profile is taken as edited.
 pub fn rules_digest(text: &str) -> u64 {
     let canonical = toml::from_str::<super::raw::RuleSet>(text)
         .ok()

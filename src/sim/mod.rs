@@ -327,8 +327,9 @@ where
                 });
                 let tally = match tally {
                     Ok(tally) => tally,
-                    // A bot that dies while a stop is under way (the same Ctrl-C reached it)
-                    // is part of the stop: its block is dropped and the run saved as stopped.
+                    // A block that aborts while a stop is under way (a bot that died of the
+                    // same signal, sent to every process) is part of the stop: its block is
+                    // dropped, to be run again on resume, and the run saved as stopped.
                     Err(_) if controls.stop.load(Ordering::Relaxed) => return Err(Stopped),
                     Err(abort) => {
                         halt.store(true, Ordering::Relaxed);

@@ -114,6 +114,9 @@ impl Bot {
         let until = Instant::now() + deadline;
         loop {
             if let Some(line) = self.take_line() {
+                if line.len() > MAX_LINE {
+                    return Err(NoLine::TooLong);
+                }
                 return Ok(line);
             }
             if self.pending.len() > MAX_LINE {
@@ -309,10 +312,10 @@ pub fn shutdown() {
     }
     for (pid, mut child) in children {
         kill_group(pid);
+        forget_group(pid);
         let _ = child.kill();
         let _ = child.wait();
         await_group_end(pid);
-        forget_group(pid);
     }
 }
 
@@ -442,9 +445,9 @@ fn end(pid: u32) {
     if let Some(at) = children.iter().position(|(p, _)| *p == pid) {
         let (_, mut child) = children.swap_remove(at);
         kill_group(pid);
+        forget_group(pid);
         let _ = child.kill();
         let _ = child.wait();
         await_group_end(pid);
-        forget_group(pid);
     }
 }

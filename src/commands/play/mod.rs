@@ -130,8 +130,14 @@ impl SessionFile {
             return Ok(());
         }
         let path = saved.path.clone().expect("chosen before the first deal");
+        // A device or pipe is not rewritten: it gets the records it has not had yet.
+        let new = if crate::files::is_special_file(&path) {
+            &records[saved.deals.min(records.len())..]
+        } else {
+            records
+        };
         let mut text = String::new();
-        for record in records {
+        for record in new {
             text += &serde_json::to_string(record)
                 .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;
             text.push('\n');
@@ -189,7 +195,7 @@ pub fn play_session(
         .save
         .clone()
         .unwrap_or_else(|| format!("napsim-session-{seed}.jsonl").into());
-    check_save(&save, job.force)?;
+    check_save(&save, job.force, job.save.is_some())?;
     file.choose(save.clone());
     let mut io = Io::new(input, out, job.json, job.color, job.echo);
     let mut session = Session {
@@ -234,13 +240,24 @@ pub fn play_session(
 /// Checks, before the session starts, that its records can be saved at `path`: no saved
 /// session there unless `force`, and a file that can be created in its folder (a folder of
 /// `/proc`, say, cannot hold one).
-fn check_save(path: &std::path::Path, force: bool) -> Result<(), Error> {
+/// A device or pipe (`/dev/stdout`) is written as it is, each record once.
+fn check_save(path: &std::path::Path, force: bool, given: bool) -> Result<(), Error> {
+    if crate::files::is_special_file(path) {
+        return Ok(());
+    }
     crate::files::check_writable(path)?;
     if !force && std::fs::symlink_metadata(path).is_ok() {
+        let which = if given {
+            format!("--save {}", path.display())
+        } else {
+            format!(
+                "the session file {} (the default for this seed)",
+                path.display()
+            )
+        };
         return Err(Error::input(format!(
-            "--save {}: the file exists; choose another path, or add --force to replace it \
-             once a deal is finished",
-            path.display()
+            "{which}: the file exists; give --save another path, or add --force to replace it \
+             once a deal is finished"
         )));
     }
     crate::files::probe_writable(path)?;
