@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,16 +18,7 @@ fn spawn(dir: &Path, args: &[&str]) -> Child {
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SIGHUP at its default, as a terminal leaves it, even when the tests themselves run under
-    // `nohup` (napsim keeps ignoring a SIGHUP that was ignored when it started).
-    // SAFETY: between fork and exec the closure only calls signal(2), which is async-signal-safe.
-    unsafe {
-        command.pre_exec(|| {
-            libc::signal(libc::SIGHUP, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    command.spawn().unwrap()
+    common::with_default_hangup(&mut command).spawn().unwrap()
 }
 
 /// Waits until `path` exists (the run's first checkpoint).

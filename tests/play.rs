@@ -47,18 +47,7 @@ fn drive_until(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SIGHUP at its default, as a terminal leaves it, even when the tests run under `nohup`
-    // (napsim keeps ignoring a SIGHUP that was ignored when it started).
-    // SAFETY: between fork and exec the closure only calls signal(2), which is
-    // async-signal-safe.
-    unsafe {
-        use std::os::unix::process::CommandExt;
-        command.pre_exec(|| {
-            libc::signal(libc::SIGHUP, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    let mut child = command.spawn().unwrap();
+    let mut child = common::with_default_hangup(&mut command).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let mut driven = Driven {

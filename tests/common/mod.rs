@@ -112,3 +112,18 @@ pub fn running(tag: &str) -> bool {
             .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(tag))
     })
 }
+
+/// Starts `command` with SIGHUP at its default, as a terminal leaves it, even when the tests
+/// themselves run under `nohup` (napsim keeps ignoring a SIGHUP that was ignored when it
+/// started).
+pub fn with_default_hangup(command: &mut std::process::Command) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure only calls signal(2), which is
+    // async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
+            Ok(())
+        })
+    }
+}
