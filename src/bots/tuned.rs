@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::threshold::Threshold;
 use crate::cards::CardSet;
 use crate::eval::classes::{Class, Scheme};
+use crate::eval::rating::MisereRating;
 use crate::game::{Call, DealState};
 use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::rng::SimRng;
@@ -30,15 +31,17 @@ use crate::rules::Profile;
 pub const STRATEGY_FORMAT: &str = "napsim-strategy/1";
 
 /// The schemes a strategy may group hands by.
-pub const STRATEGY_SCHEMES: [Scheme; 5] = [
+pub const STRATEGY_SCHEMES: [Scheme; 6] = [
     Scheme::Classes,
     Scheme::ClassesMisere,
+    Scheme::ClassesRated,
     Scheme::Coarse,
     Scheme::Exact,
     Scheme::Strength,
 ];
 
-/// The scheme called `name` (`classes`, `classes-misere`, `coarse`, `exact`, `strength`).
+/// The scheme called `name` (`classes`, `classes-misere`, `classes-rated`, `coarse`, `exact`,
+/// `strength`).
 pub fn scheme_named(name: &str) -> Option<Scheme> {
     STRATEGY_SCHEMES.into_iter().find(|s| s.name() == name)
 }
@@ -224,6 +227,9 @@ pub struct StrategyBody {
     pub play: String,
     /// The bid policy for cells the strategy lacks (always `threshold`).
     pub fallback: String,
+    /// The Misère rating that bands the classes of `classes-rated` (left out otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<MisereRating>,
     /// The cells, in order of seat, calls and class.
     pub cells: Vec<CellEntry>,
 }
@@ -237,6 +243,8 @@ pub struct Strategy {
     pub scheme: Scheme,
     /// What a cell knows of the earlier calls.
     pub history: History,
+    /// The Misère rating of [`Scheme::ClassesRated`] (None until fitted, and for other schemes).
+    pub rating: Option<MisereRating>,
     /// The call of each cell the strategy holds.
     pub cells: HashMap<CellKey, Call>,
 }
@@ -248,6 +256,7 @@ impl Strategy {
             players,
             scheme,
             history,
+            rating: None,
             cells: HashMap::new(),
         }
     }
@@ -279,6 +288,19 @@ impl Strategy {
             scheme_named(&body.by).ok_or_else(|| format!("unknown class scheme '{}'", body.by))?;
         let history = History::named(&body.history)
             .ok_or_else(|| format!("unknown history '{}': use calls or highest", body.history))?;
+        match (&body.rating, scheme) {
+            (Some(rating), Scheme::ClassesRated) => rating.check()?,
+            (Some(_), _) => {
+                return Err(format!(
+                    "a misère rating bands only classes-rated strategies, not {}",
+                    body.by
+                ));
+            }
+            (None, Scheme::ClassesRated) if !body.cells.is_empty() => {
+                return Err("a classes-rated strategy needs its misère rating".into());
+            }
+            _ => {}
+        }
         if body.fallback != "threshold" {
             return Err(format!(
                 "fallback '{}': only the threshold bidder is a fallback",
@@ -304,6 +326,7 @@ impl Strategy {
             players: body.players,
             scheme,
             history,
+            rating: body.rating.clone(),
             cells,
         })
     }
@@ -330,12 +353,17 @@ impl Strategy {
             .collect()
     }
 
+    /// The class of `hand` (banded by the strategy's rating where it has one).
+    pub fn class(&self, hand: CardSet) -> Class {
+        self.scheme.class_with(hand, self.rating.as_ref())
+    }
+
     /// The cell of the seat to call in `view`.
     pub fn cell(&self, view: &BidView) -> CellKey {
         CellKey {
             seat: view.position() as u8,
             history: self.history.code(view.calls()),
-            class: self.scheme.class(view.hand()),
+            class: self.class(view.hand()),
         }
     }
 
@@ -555,6 +583,7 @@ mod tests {
             history: "calls".into(),
             play: "heuristic".into(),
             fallback: "threshold".into(),
+            rating: None,
             cells,
         }
     }

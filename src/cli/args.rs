@@ -486,9 +486,10 @@ pub struct OptimizeArgs {
     pub rounds: u32,
     /// How the strategy groups hands: `classes` (trump length and honours, side aces and
     /// kings, voids), `classes-misere` (the same, hands with a Misère's prospects split by
-    /// their low cards: for profiles with a Misère), `coarse`, `strength` (the threshold
-    /// bidder's scores) or `exact`.
-    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "classes-misere", "coarse", "exact", "strength"])]
+    /// their low cards: for profiles with a Misère), `classes-rated` (the guide classes, every
+    /// hand banded by a Misère rating fitted to the run's own play: for profiles with a
+    /// Misère), `coarse`, `strength` (the threshold bidder's scores) or `exact`.
+    #[arg(long, value_name = "SCHEME", default_value = "classes", value_parser = ["classes", "classes-misere", "classes-rated", "coarse", "exact", "strength"])]
     pub by: String,
     /// What a cell knows of the calls before its seat: every call (`calls`) or only the bid to
     /// beat (`highest`: at a seat, auctions that leave the same bid to beat share a cell, so
@@ -509,6 +510,10 @@ pub struct OptimizeArgs {
     /// class is chosen on each half of them and measured on the other half.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub held_out: Option<u64>,
+    /// With --by classes-rated: deals whose Misères (one declared from each seat, played out)
+    /// fit the rating before the first round.
+    #[arg(long, value_name = "N", value_parser = parse_count, default_value_t = 250_000)]
+    pub rating_deals: u64,
     /// The one-sided confidence at which the exploitability's best response deviates from the
     /// strategy in a cell (reached by at least 30 hands).
     #[arg(long, default_value_t = 0.9)]

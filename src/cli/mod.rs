@@ -331,6 +331,11 @@ fn run(cli: Cli) -> Result<(), Error> {
                 }
                 (None, None) => fresh_seed(),
             };
+            let rating_deals = if a.by == "classes-rated" {
+                a.rating_deals
+            } else {
+                0
+            };
             let settings = crate::analysis::optimize::OptimizeSettings {
                 players: a.players,
                 play: a.play,
@@ -341,6 +346,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 level: a.level,
                 min_hands: a.min_hands,
                 held_out: a.held_out.unwrap_or(a.deals),
+                rating_deals,
                 deviation_level: a.deviation_level,
                 seed,
                 start: a.start.clone(),

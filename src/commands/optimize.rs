@@ -52,8 +52,12 @@ fn reproduce(profile: &Profile, settings: &OptimizeSettings, out: &Path) -> Stri
     } else {
         format!(" --history {}", settings.history)
     };
+    let rating = match settings.rating_deals {
+        0 => String::new(),
+        deals => format!(" --rating-deals {deals}"),
+    };
     format!(
-        "napsim --rules {} optimize --players {} --play {} --by {}{history} --deals {} --rounds {} \
+        "napsim --rules {} optimize --players {} --play {} --by {}{history}{rating} --deals {} --rounds {} \
          --level {} --min-hands {} --held-out {} --deviation-level {} --start {} --seed {} \
          --out {}",
         profile.name(),
@@ -280,7 +284,8 @@ pub fn optimize(
             command.units(),
             match phase {
                 Phase::Round(_) => format!(", {} cells held", command.strategy().cells.len()),
-                _ => " held out, by exact class".to_string(),
+                Phase::Rating => ", a Misère declared from each seat".to_string(),
+                Phase::Exploitability => " held out, by exact class".to_string(),
             }
         ));
         let phase_file = phase_path(&state_path);

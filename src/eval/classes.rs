@@ -11,10 +11,16 @@
 //!   Misère): the guide classes, and for hands with a Misère's prospects (misère strength 9 or
 //!   more) how many of their cards are 2-5, 6-8 and 9-T, which the guide classes lump together
 //!   as `x`. Label: `2 trumps x-x, 1 void; low cards 3 of 2-5, 1 of 6-8, 1 of 9-T`.
+//! - **Classes with a Misère rating** (`--by classes-rated`, for `optimize` under profiles with a
+//!   Misère): the guide classes, and every hand's band of a fitted Misère rating
+//!   ([`crate::eval::rating`]), in tenths. Label: `3 trumps T-x-x, 1 side ace, 1 void; Misère
+//!   rated 60-70%`. A rating belongs to a strategy, so the band comes from
+//!   [`Scheme::class_with`].
 
 use std::cmp::Reverse;
 
 use crate::cards::{CardSet, Rank, Suit};
+use crate::eval::rating::{BANDS, MisereRating};
 use crate::policy::strength;
 
 /// How hands are grouped.
@@ -31,6 +37,8 @@ pub enum Scheme {
     Strength,
     /// Guide-friendly feature classes, hands with a Misère's prospects split by their low cards.
     ClassesMisere,
+    /// Guide-friendly feature classes split by a fitted Misère rating's band.
+    ClassesRated,
 }
 
 /// [`Scheme::ClassesMisere`] splits hands of at least this misère strength by their low cards:
@@ -70,6 +78,19 @@ impl Scheme {
                     | u64::from(strength::misere_strength(hand)) << 8,
             ),
             Scheme::ClassesMisere => Class(feature_class(hand).0 | low_cards_key(hand) << 16),
+            // Without its rating, the guide class alone.
+            Scheme::ClassesRated => feature_class(hand),
+        }
+    }
+
+    /// The class of `hand` under `rating` where the scheme bands hands by one
+    /// ([`Scheme::ClassesRated`]); [`Scheme::class`] otherwise.
+    pub fn class_with(self, hand: CardSet, rating: Option<&MisereRating>) -> Class {
+        match (self, rating) {
+            (Scheme::ClassesRated, Some(rating)) => {
+                Class(feature_class(hand).0 | (rating.band(hand) + 1) << 16)
+            }
+            _ => self.class(hand),
         }
     }
 
@@ -91,6 +112,17 @@ impl Scheme {
                     None => base,
                 }
             }
+            Scheme::ClassesRated => {
+                let base = feature_label(Class(class.0 & 0xffff));
+                match class.0 >> 16 {
+                    0 => base,
+                    band => format!(
+                        "{base}; Misère rated {}-{}%",
+                        (band - 1) * 100 / BANDS,
+                        band * 100 / BANDS
+                    ),
+                }
+            }
         }
     }
 
@@ -110,7 +142,7 @@ impl Scheme {
     pub fn trump_length_and_top(self, class: Class) -> (u8, u8) {
         match self {
             // Length in bits 0-2; honours A K Q J T in bits 7 6 5 4 3.
-            Scheme::Classes | Scheme::ClassesMisere => {
+            Scheme::Classes | Scheme::ClassesMisere | Scheme::ClassesRated => {
                 ((class.0 & 7) as u8, ((class.0 >> 5) & 7) as u8)
             }
             // The trump lane is the highest 16 bits; A K Q are rank values 14 13 12.
@@ -133,6 +165,7 @@ impl Scheme {
             Scheme::Coarse => "coarse",
             Scheme::Strength => "strength",
             Scheme::ClassesMisere => "classes-misere",
+            Scheme::ClassesRated => "classes-rated",
         }
     }
 }

@@ -4,4 +4,5 @@
 
 pub mod classes;
 pub mod hand;
+pub mod rating;
 pub mod worlds;

@@ -47,6 +47,17 @@ pub fn strategy_markdown(profile: &Profile, file: &StrategyFile, command: &str) 
         body.cells.len(),
         settings.start
     );
+    if let Some(rating) = &body.rating {
+        let _ = writeln!(
+            md,
+            "The Misère rating that bands the classes was fitted to {} Misères declared from \
+             every seat of {} deals and played out ({:.1}% made): each suit adds by its length \
+             (one card, or more) and its top two cards.\n",
+            rating.hands,
+            settings.rating_deals,
+            100.0 * rating.made as f64 / rating.hands.max(1) as f64
+        );
+    }
     let _ = writeln!(md, "Reproduce with:\n\n```\n{command}\n```\n");
     rounds_table(&mut md, file);
     exploitability(&mut md, file);

@@ -29,6 +29,8 @@ pub const MAX_CALLS: usize = MAX_BIDS + 1;
 const TURN_STREAM: u64 = 0x7475_726e_7321_0001;
 /// Mixed into a deal's seed for the stream of a contract's play.
 const PLAY_STREAM: u64 = 0x706c_6179_7321_0002;
+/// Mixed into a deal's seed for the play of the rating phase's Misères.
+const RATING_PLAY_STREAM: u64 = 0x6d69_7365_7265_0004;
 /// Mixed into a deal's seed for the purchases (Purchase Nap).
 const PURCHASE_STREAM: u64 = 0x6275_7973_2100_0003;
 
@@ -121,7 +123,9 @@ impl Valuer<'_> {
                 key: CellKey {
                     seat: seat as u8,
                     history: self.strategy.strategy().history.code(state.calls()),
-                    class: self.scheme.class(state.hand(seat)),
+                    class: self
+                        .scheme
+                        .class_with(state.hand(seat), self.strategy.strategy().rating.as_ref()),
                 },
                 current: index_of(current),
                 legal: 0,
@@ -146,6 +150,55 @@ impl Valuer<'_> {
             *u = self.units(seat, state.clone(), seed, &mut played);
         }
         DealValues { units, turns }
+    }
+
+    /// The Misères of the deal `dealt` with the deal's seed `seed`: each seat in turn declares
+    /// `misere` while every other seat passes, and plays it out; per seat whose Misère stood, its
+    /// hand and whether the Misère was made.
+    pub fn misere_outcomes(
+        &self,
+        dealt: &Dealt,
+        seed: u64,
+        misere: crate::rules::BidId,
+    ) -> Vec<(CardSet, bool)> {
+        let profile = self.profile;
+        let mut outcomes = Vec::with_capacity(self.players);
+        for declarer in 0..self.players {
+            let mut state = DealState::from_dealt(profile, self.dealer(), dealt, self.players);
+            let mut rng = SimRng::seed_from_u64(seed ^ PURCHASE_STREAM);
+            while state.phase() == Phase::Purchase {
+                let discard = self.strategy.purchase(&BidView::new(&state), &mut rng);
+                state.purchase(discard).expect("the fallback buys legally");
+            }
+            let hand = state.hand(declarer);
+            while state.phase() == Phase::Auction {
+                let seat = state.to_act().expect("a seat to call");
+                let call = if seat == declarer {
+                    Call::Bid(misere)
+                } else {
+                    Call::Pass
+                };
+                if state.call(call).is_err() {
+                    break;
+                }
+            }
+            let stood = state
+                .contract()
+                .is_some_and(|c| c.declarer == declarer && c.bid == misere);
+            if state.phase() == Phase::Auction || !stood {
+                continue;
+            }
+            let stream = RATING_PLAY_STREAM.wrapping_mul(declarer as u64 + 1);
+            let mut rng = SimRng::seed_from_u64(seed ^ stream);
+            let table = Uniform {
+                bid: self.strategy,
+                play: self.play,
+            };
+            settle_contract(&mut state, &table, &mut rng);
+            play_out(&mut state, &table, &mut rng);
+            outcomes.push((hand, profile.bid(misere).is_made(state.declarer_tricks())));
+        }
+        outcomes
     }
 
     /// The stream of `seat`'s turns in the deal of `seed`.

@@ -164,7 +164,7 @@ pub fn exploitability(
     session_deals: usize,
 ) -> Exploitability {
     let coarse_key = |key: CellKey| CellKey {
-        class: strategy.scheme.class(exact_hand(key.class)),
+        class: strategy.class(exact_hand(key.class)),
         ..key
     };
     let half = |h: u8| {

@@ -31,7 +31,7 @@ use crate::eval::classes::Scheme;
 use crate::game::Shuffler;
 use crate::policy::PlayPolicy;
 use crate::rng::next_u64;
-use crate::rules::Profile;
+use crate::rules::{BidId, Profile};
 use crate::run::LongCommand;
 use crate::sim::Block;
 use crate::stats::normal_quantile;
@@ -70,6 +70,10 @@ pub struct OptimizeSettings {
     /// Held-out deals for the exploitability (each half chooses a best response that the
     /// other half measures).
     pub held_out: u64,
+    /// Deals whose Misères (one declared from each seat) fit the rating of `classes-rated`
+    /// before the first round (0, and left out, for the other schemes).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rating_deals: u64,
     /// The one-sided confidence at which the exploitability's best response deviates from the
     /// strategy (in cells reached by at least [`DEVIATION_MIN_HANDS`] hands).
     pub deviation_level: f64,
@@ -124,13 +128,38 @@ impl OptimizeSettings {
                 self.history
             )));
         }
-        scheme_named(&self.by).ok_or_else(|| {
+        let scheme = scheme_named(&self.by).ok_or_else(|| {
             Error::input(format!(
-                "--by {}: use classes, classes-misere, coarse, exact or strength",
+                "--by {}: use classes, classes-misere, classes-rated, coarse, exact or strength",
                 self.by
             ))
-        })
+        })?;
+        if scheme == Scheme::ClassesRated {
+            if misere_bid(profile).is_none() {
+                return Err(Error::input(format!(
+                    "--by classes-rated rates hands for a Misère, which profile {} does not \
+                     have: use classes",
+                    profile.name()
+                )));
+            }
+            if self.rating_deals == 0 {
+                return Err(Error::input(
+                    "--rating-deals must be at least 1 with --by classes-rated",
+                ));
+            }
+        }
+        Ok(scheme)
     }
+}
+
+/// Whether a count is 0 (then left out of files).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The profile's Misère: its first bid that the declarer makes by taking no trick.
+pub fn misere_bid(profile: &Profile) -> Option<BidId> {
+    profile.bid_ids().find(|&id| profile.bid(id).is_misere())
 }
 
 /// One round as the strategy file records it.
@@ -220,6 +249,7 @@ impl StrategyFile {
                 history: settings.history.clone(),
                 play: settings.play.clone(),
                 fallback: "threshold".to_string(),
+                rating: None,
                 cells: Vec::new(),
             },
             found: Found {
@@ -242,7 +272,10 @@ impl StrategyFile {
     /// strategy has not settled and rounds remain, then the exploitability; None when finished.
     pub fn next_phase(&self, settings: &OptimizeSettings) -> Option<Phase> {
         let done = self.found.rounds.len() as u32;
-        if !self.found.converged && done < settings.rounds {
+        let scheme = scheme_named(&self.body.by);
+        if scheme == Some(Scheme::ClassesRated) && self.body.rating.is_none() {
+            Some(Phase::Rating)
+        } else if !self.found.converged && done < settings.rounds {
             Some(Phase::Round(done + 1))
         } else if self.found.exploitability.is_none() {
             Some(Phase::Exploitability)
@@ -256,6 +289,8 @@ impl StrategyFile {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
+    /// The Misère rating of `classes-rated`, fitted before the first round.
+    Rating,
     /// Round `r` (from 1).
     Round(u32),
     /// The exploitability on held-out deals.
@@ -265,6 +300,7 @@ pub enum Phase {
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
+            Phase::Rating => f.write_str("misère rating"),
             Phase::Round(r) => write!(f, "round {r}"),
             Phase::Exploitability => f.write_str("exploitability"),
         }
@@ -273,6 +309,8 @@ impl std::fmt::Display for Phase {
 
 /// Mixed into the run's seed for the held-out deals.
 const HELD_OUT_STREAM: u64 = 0x6865_6c64_2d6f_7574;
+/// Mixed into the run's seed for the Misère rating's deals.
+const RATING_STREAM: u64 = 0x7261_7469_6e67_2d6d;
 
 /// The seed of `phase`'s deals in the run of `seed`: each round deals fresh deals, and the
 /// held-out deals are none of them.
@@ -280,6 +318,7 @@ pub fn phase_seed(seed: u64, phase: Phase) -> u64 {
     let mix = match phase {
         Phase::Round(r) => u64::from(r).wrapping_mul(0x9e37_79b9_7f4a_7c15),
         Phase::Exploitability => HELD_OUT_STREAM,
+        Phase::Rating => RATING_STREAM,
     };
     let mut z = seed ^ mix;
     // SplitMix64's finaliser: neighbouring seeds and rounds give unrelated streams.
@@ -337,6 +376,7 @@ impl OptimizePhase {
                 file.found.converged = changes.is_empty();
                 file.found.rounds.push(self.report(round, tally, &changes));
             }
+            Phase::Rating => file.body.rating = Some(tally.rating.fit()),
             Phase::Exploitability => {
                 file.found.exploitability = Some(improve::exploitability(
                     self.strategy(),
@@ -415,7 +455,7 @@ impl LongCommand for OptimizePhase {
         let strategy = Strategy::from_body(&job.strategy.body, profile)
             .map_err(|e| Error::input(format!("the strategy: {e}")))?;
         let scheme = match job.phase {
-            Phase::Round(_) => strategy.scheme,
+            Phase::Round(_) | Phase::Rating => strategy.scheme,
             Phase::Exploitability => Scheme::Exact,
         };
         Ok(OptimizePhase {
@@ -439,6 +479,7 @@ impl LongCommand for OptimizePhase {
         match self.job.phase {
             Phase::Round(_) => self.settings().deals,
             Phase::Exploitability => self.settings().held_out,
+            Phase::Rating => self.settings().rating_deals,
         }
     }
 
@@ -461,11 +502,19 @@ impl LongCommand for OptimizePhase {
             shuffler.reset();
             let dealt = shuffler.deal(valuer.dealer(), &mut block.deal_rng);
             let seed = next_u64(&mut block.policy_rng);
+            if self.job.phase == Phase::Rating {
+                let misere = misere_bid(&self.profile).expect("checked by the settings");
+                tally.deals += 1;
+                for (hand, made) in valuer.misere_outcomes(&dealt, seed, misere) {
+                    tally.rating.add(hand, made);
+                }
+                continue;
+            }
             let values = valuer.value(&dealt, seed);
             // The exploitability's halves: even deals choose, odd deals measure.
             let half = match self.job.phase {
-                Phase::Round(_) => 0,
                 Phase::Exploitability => (number % 2) as u8,
+                _ => 0,
             };
             tally.add_deal(&values, players, half);
         }

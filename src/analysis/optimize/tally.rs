@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::deal::{DealValues, MAX_CALLS};
 use crate::bots::tuned::CellKey;
 use crate::eval::classes::Class;
+use crate::eval::rating::RatingTally;
+use crate::rules::MAX_PLAYERS;
 use crate::sim::{Tally, TallyError};
 use crate::stats::mean_se;
 
@@ -107,6 +109,9 @@ pub struct OptimizeTally {
     /// Per cell; stored as a list of `[cell, tally]` entries.
     #[serde(with = "crate::analysis::bid_table::entries")]
     pub cells: BTreeMap<CellId, CellTally>,
+    /// The Misères played to fit a rating (the rating phase only; left out when empty).
+    #[serde(default, skip_serializing_if = "RatingTally::is_empty")]
+    pub rating: RatingTally,
 }
 
 impl OptimizeTally {
@@ -154,6 +159,7 @@ impl Tally for OptimizeTally {
             ours.0 += theirs.0;
             ours.1 += theirs.1;
         }
+        self.rating.merge(&other.rating);
         for (id, theirs) in other.cells {
             match self.cells.get_mut(&id) {
                 Some(ours) => ours.add(&theirs),
@@ -169,6 +175,9 @@ impl Tally for OptimizeTally {
     }
 
     fn check(&self, bids: usize) -> Result<(), TallyError> {
+        if !self.rating.is_consistent() || self.rating.hands > self.deals * MAX_PLAYERS as u64 {
+            return Err(TallyError::ClassCounts);
+        }
         for cell in self.cells.values() {
             let calls_in_order = cell.1.windows(2).all(|w| w[0].0 < w[1].0);
             let chosen: u64 = cell.1.iter().map(|g| g.1).sum();
