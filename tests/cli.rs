@@ -1019,15 +1019,7 @@ fn replays_cover_floater_purchase_and_spare_hand_profiles() {
 fn optimize_finds_a_strategy_that_the_tuned_bidder_plays() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let run = |args: &[&str]| {
-        let out = napsim().current_dir(d).args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
-    };
+    let run = |args: &[&str]| run_in(d, args);
     let optimize = [
         "optimize",
         "--players",
@@ -1156,6 +1148,123 @@ fn optimize_finds_a_strategy_that_the_tuned_bidder_plays() {
         "tuned:file=(m.json)",
     ]);
     assert!(String::from_utf8_lossy(&played.stdout).contains("2000 deals"));
+}
+
+/// Runs napsim in `dir` with `args`, which must succeed.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let out = napsim().current_dir(dir).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn optimize_by_classes_rated_fits_a_misere_rating_that_the_tuned_bidder_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_in(
+        d,
+        &[
+            "--rules",
+            "pub-guide",
+            "optimize",
+            "--players",
+            "4",
+            "--play",
+            "heuristic",
+            "--deals",
+            "20000",
+            "--rounds",
+            "1",
+            "--by",
+            "classes-rated",
+            "--history",
+            "highest",
+            "--rating-deals",
+            "30000",
+            "--seed",
+            "4",
+            "--out",
+            "r.json",
+            "--quiet",
+        ],
+    );
+    let text = std::fs::read_to_string(d.join("r.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // A Misère declared from each seat while the others pass always stands.
+    let rating = &file["rating"];
+    assert_eq!(rating["hands"], 4 * 30000);
+    let made = rating["made"].as_u64().unwrap();
+    assert!(made > 0 && made < 4 * 30000, "{rating}");
+    let weights: Vec<f64> = rating["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_f64().unwrap())
+        .collect();
+    assert_eq!(weights.len(), 92);
+    // Features 0 and 12: a singleton deuce and a singleton ace. The deuce can always be
+    // played under, the ace wins the trick its suit is led to.
+    assert!(weights[0] > weights[12] + 0.1, "{weights:?}");
+    let cells = file["cells"].as_array().unwrap();
+    assert!(
+        cells
+            .iter()
+            .any(|c| c["class"].as_str().unwrap().contains("; Misère rated "))
+    );
+    let markdown = std::fs::read_to_string(d.join("r.md")).unwrap();
+    assert!(markdown.contains("The Misère rating that bands the classes was fitted to 120000"));
+    assert!(markdown.contains("--by classes-rated --history highest --rating-deals 30000"));
+    let simulate = |file: &str| {
+        napsim()
+            .current_dir(d)
+            .args(["--rules", "pub-guide", "simulate", "--players", "4"])
+            .args(["--deals", "2000", "--seed", "1"])
+            .arg("--bid")
+            .arg(format!("tuned:file=({file})"))
+            .output()
+            .unwrap()
+    };
+    let played = simulate("r.json");
+    assert!(played.status.success());
+    assert!(String::from_utf8_lossy(&played.stdout).contains("2000 deals"));
+    // Without its rating the classes cannot be told: the file is refused, and so is a rating
+    // beside classes it does not band.
+    let mut unrated = file.clone();
+    unrated.as_object_mut().unwrap().remove("rating");
+    std::fs::write(d.join("unrated.json"), unrated.to_string()).unwrap();
+    let refused = simulate("unrated.json");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("unrated.json") && stderr.contains("needs its misère rating"),
+        "{stderr}"
+    );
+    let mut other = file.clone();
+    other["by"] = "classes-misere".into();
+    other["cells"] = serde_json::json!([]);
+    std::fs::write(d.join("other.json"), other.to_string()).unwrap();
+    let refused = simulate("other.json");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("bands only classes-rated"), "{stderr}");
+    // A profile without a Misère has nothing to rate.
+    assert_bad_input(
+        &[
+            "optimize",
+            "--players",
+            "4",
+            "--by",
+            "classes-rated",
+            "--out",
+            "x.json",
+            "--quiet",
+        ],
+        "does not have",
+    );
 }
 
 #[test]

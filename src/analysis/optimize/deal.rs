@@ -189,16 +189,23 @@ impl Valuer<'_> {
                 continue;
             }
             let stream = RATING_PLAY_STREAM.wrapping_mul(declarer as u64 + 1);
-            let mut rng = SimRng::seed_from_u64(seed ^ stream);
-            let table = Uniform {
-                bid: self.strategy,
-                play: self.play,
-            };
-            settle_contract(&mut state, &table, &mut rng);
-            play_out(&mut state, &table, &mut rng);
-            outcomes.push((hand, profile.bid(misere).is_made(state.declarer_tricks())));
+            let tricks = self.play_contract(&mut state, seed ^ stream);
+            outcomes.push((hand, profile.bid(misere).is_made(tricks)));
         }
         outcomes
+    }
+
+    /// Plays out the contract of `state`, whose auction is over, from the stream `seed`; the
+    /// declarer's tricks.
+    fn play_contract(&self, state: &mut DealState, seed: u64) -> u8 {
+        let mut rng = SimRng::seed_from_u64(seed);
+        let table = Uniform {
+            bid: self.strategy,
+            play: self.play,
+        };
+        settle_contract(state, &table, &mut rng);
+        play_out(state, &table, &mut rng);
+        state.declarer_tricks()
     }
 
     /// The stream of `seat`'s turns in the deal of `seed`.
@@ -253,14 +260,7 @@ impl Valuer<'_> {
                     .wrapping_mul(won.declarer as u64 + 1)
                     .rotate_left(17)
                     ^ u64::from(like.0 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                let mut rng = SimRng::seed_from_u64(seed ^ stream);
-                let table = Uniform {
-                    bid: self.strategy,
-                    play: self.play,
-                };
-                settle_contract(&mut state, &table, &mut rng);
-                play_out(&mut state, &table, &mut rng);
-                let tricks = state.declarer_tricks();
+                let tricks = self.play_contract(&mut state, seed ^ stream);
                 if remember {
                     played.push((key, tricks));
                 }
