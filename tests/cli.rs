@@ -1216,7 +1216,9 @@ fn optimize_by_classes_rated_fits_a_misere_rating_that_the_tuned_bidder_plays() 
             .any(|c| c["class"].as_str().unwrap().contains("; Misère rated "))
     );
     let markdown = std::fs::read_to_string(d.join("r.md")).unwrap();
-    assert!(markdown.contains("The Misère rating that bands the classes was fitted to 120000"));
+    assert!(
+        markdown.contains("The Misère rating that bands the classes was fitted to 120000 Misères")
+    );
     assert!(markdown.contains("--by classes-rated --history highest --rating-deals 30000"));
     let simulate = |file: &str| {
         napsim()
@@ -1251,6 +1253,37 @@ fn optimize_by_classes_rated_fits_a_misere_rating_that_the_tuned_bidder_plays() 
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("bands only classes-rated"), "{stderr}");
+    // Another run may start from the strategy: its cells keep the rating they were found by.
+    let again = run_in(
+        d,
+        &[
+            "--rules",
+            "pub-guide",
+            "optimize",
+            "--players",
+            "4",
+            "--play",
+            "heuristic",
+            "--deals",
+            "10000",
+            "--rounds",
+            "1",
+            "--by",
+            "classes-rated",
+            "--history",
+            "highest",
+            "--start",
+            "r.json",
+            "--seed",
+            "5",
+            "--out",
+            "again.json",
+        ],
+    );
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("misère rating:"));
+    let continued: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("again.json")).unwrap()).unwrap();
+    assert_eq!(continued["rating"], file["rating"]);
     // A profile without a Misère has nothing to rate.
     assert_bad_input(
         &[

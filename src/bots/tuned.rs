@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::threshold::Threshold;
 use crate::cards::CardSet;
 use crate::eval::classes::{Class, Scheme};
-use crate::eval::rating::MisereRating;
+use crate::eval::rating::{BANDS, MisereRating};
 use crate::game::{Call, DealState};
 use crate::policy::{BidPolicy, BidView, Spec, SpecError};
 use crate::rng::SimRng;
@@ -446,6 +446,12 @@ fn check_cell(
         .check_call(call)
         .map_err(|e| format!("{} is illegal there: {}", entry.call, e.explain(profile)))?;
     let class = Class(entry.key);
+    if scheme == Scheme::ClassesRated && !(1..=BANDS).contains(&(class.0 >> 16)) {
+        return Err(format!(
+            "class number {} has no Misère rating band (1 to {BANDS})",
+            entry.key
+        ));
+    }
     if scheme.label(class) != entry.class {
         return Err(format!(
             "class number {} is '{}' under --by {}, not '{}'",

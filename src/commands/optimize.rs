@@ -197,6 +197,8 @@ pub fn start_file(
     }
     settings.start = start.to_string();
     let mut file = StrategyFile::start(profile, &settings);
+    // The cells' classes are bands of the file's rating: they travel together.
+    file.body.rating = body.rating;
     file.body.cells = body.cells;
     Ok(file)
 }

@@ -64,7 +64,9 @@ pub struct MisereRating {
 impl MisereRating {
     /// The rated chance of making a Misère with `hand`, between 0 and 1.
     pub fn rate(&self, hand: CardSet) -> f64 {
-        let (features, count) = features(hand);
+        let (mut features, count) = features(hand);
+        // Summed in feature order, so that renaming the suits gives the same bits.
+        features[..count].sort_unstable();
         let sum: f64 = features[..count].iter().map(|&f| self.weights[f]).sum();
         (sum + self.weights[FEATURES]).clamp(0.0, 1.0)
     }
@@ -76,11 +78,14 @@ impl MisereRating {
 
     /// Checks a rating read from a file.
     pub fn check(&self) -> Result<(), String> {
-        if self.weights.len() != WEIGHTS || self.weights.iter().any(|w| !w.is_finite()) {
+        if self.weights.len() != WEIGHTS {
             return Err(format!(
-                "the misère rating needs {WEIGHTS} finite weights, not {}",
+                "the misère rating needs {WEIGHTS} weights, not {}",
                 self.weights.len()
             ));
+        }
+        if self.weights.iter().any(|w| !w.is_finite()) {
+            return Err("the misère rating's weights must be finite numbers".into());
         }
         Ok(())
     }

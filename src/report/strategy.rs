@@ -50,11 +50,10 @@ pub fn strategy_markdown(profile: &Profile, file: &StrategyFile, command: &str) 
     if let Some(rating) = &body.rating {
         let _ = writeln!(
             md,
-            "The Misère rating that bands the classes was fitted to {} Misères declared from \
-             every seat of {} deals and played out ({:.1}% made): each suit adds by its length \
-             (one card, or more) and its top two cards.\n",
+            "The Misère rating that bands the classes was fitted to {} Misères, declared from \
+             every seat in turn while the others passed, and played out ({:.1}% made): each suit \
+             adds by its length (one card, or more) and its top two cards.\n",
             rating.hands,
-            settings.rating_deals,
             100.0 * rating.made as f64 / rating.hands.max(1) as f64
         );
     }

@@ -175,7 +175,9 @@ impl Tally for OptimizeTally {
     }
 
     fn check(&self, bids: usize) -> Result<(), TallyError> {
-        if !self.rating.is_consistent() || self.rating.hands > self.deals * MAX_PLAYERS as u64 {
+        if !self.rating.is_consistent()
+            || self.rating.hands > self.deals.saturating_mul(MAX_PLAYERS as u64)
+        {
             return Err(TallyError::ClassCounts);
         }
         for cell in self.cells.values() {
