@@ -79,7 +79,7 @@ struct Played {
     hands: [CardSet; MAX_PLAYERS],
 }
 
-impl Valuer<'_> {
+impl<'a> Valuer<'a> {
     /// The dealer of every deal: the last seat, so that seat `s` is position `s`.
     pub fn dealer(&self) -> usize {
         self.players - 1
@@ -88,12 +88,7 @@ impl Valuer<'_> {
     /// Values the deal `dealt` with the deal's seed `seed`.
     pub fn value(&self, dealt: &Dealt, seed: u64) -> DealValues {
         let profile = self.profile;
-        let mut state = DealState::from_dealt(profile, self.dealer(), dealt, self.players);
-        let mut rng = SimRng::seed_from_u64(seed ^ PURCHASE_STREAM);
-        while state.phase() == Phase::Purchase {
-            let discard = self.strategy.purchase(&BidView::new(&state), &mut rng);
-            state.purchase(discard).expect("the fallback buys legally");
-        }
+        let mut state = self.bought(dealt, seed);
         let mut played: Vec<(Played, u8)> = Vec::new();
         let mut turns = Vec::new();
         while state.phase() == Phase::Auction {
@@ -164,12 +159,7 @@ impl Valuer<'_> {
         let profile = self.profile;
         let mut outcomes = Vec::with_capacity(self.players);
         for declarer in 0..self.players {
-            let mut state = DealState::from_dealt(profile, self.dealer(), dealt, self.players);
-            let mut rng = SimRng::seed_from_u64(seed ^ PURCHASE_STREAM);
-            while state.phase() == Phase::Purchase {
-                let discard = self.strategy.purchase(&BidView::new(&state), &mut rng);
-                state.purchase(discard).expect("the fallback buys legally");
-            }
+            let mut state = self.bought(dealt, seed);
             let hand = state.hand(declarer);
             while state.phase() == Phase::Auction {
                 let seat = state.to_act().expect("a seat to call");
@@ -193,6 +183,21 @@ impl Valuer<'_> {
             outcomes.push((hand, profile.bid(misere).is_made(tricks)));
         }
         outcomes
+    }
+
+    /// The deal `dealt` at the start of its auction: any purchases (Purchase Nap) made by the
+    /// strategy from the deal's purchase stream.
+    fn bought<'p>(&self, dealt: &Dealt, seed: u64) -> DealState<'p>
+    where
+        'a: 'p,
+    {
+        let mut state = DealState::from_dealt(self.profile, self.dealer(), dealt, self.players);
+        let mut rng = SimRng::seed_from_u64(seed ^ PURCHASE_STREAM);
+        while state.phase() == Phase::Purchase {
+            let discard = self.strategy.purchase(&BidView::new(&state), &mut rng);
+            state.purchase(discard).expect("the fallback buys legally");
+        }
+        state
     }
 
     /// Plays out the contract of `state`, whose auction is over, from the stream `seed`; the
