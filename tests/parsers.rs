@@ -17,7 +17,7 @@ use napsim::cards::{Card, CardError, CardSet, Rank, Suit, parse_cards, parse_dea
 use napsim::cli::{parse_count, parse_threads, parse_whole};
 use napsim::eval::hand::{parse_after, parse_hand_for};
 use napsim::game::{Call, DealState, Phase, Shuffler};
-use napsim::policy::{Spec, SpecError};
+use napsim::policy::{MAX_NESTING, Spec, SpecError};
 use napsim::policy::{Table, run_deal};
 use napsim::rng::block_streams;
 use napsim::rules::{BUILTIN, HAND_SIZE, MAX_PLAYERS, Profile, RuleSet, RulesError};
@@ -510,10 +510,20 @@ proptest! {
 #[test]
 fn deeply_nested_specs_are_read_without_overflowing() {
     let profile = Profile::default_profile();
-    let depth = 2000;
-    let spec = "lookahead:others=(".repeat(depth) + "frob" + &")".repeat(depth);
-    let error = bid_policy(&spec, &profile).err().expect("refused");
+    let nested = |depth: usize| "lookahead:others=(".repeat(depth) + "frob" + &")".repeat(depth);
+    // As deep as allowed: every level is built, down to the unknown name at the bottom.
+    let error = bid_policy(&nested(MAX_NESTING), &profile)
+        .err()
+        .expect("refused");
     assert!(error.to_string().contains("'frob'"), "{error}");
+    // Deeper, and far deeper: refused at the top, before any recursion.
+    for depth in [MAX_NESTING + 1, 2000, 100_000] {
+        let error = bid_policy(&nested(depth), &profile).err().expect("refused");
+        assert!(
+            error.to_string().contains("nest more than 32 deep"),
+            "{error}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

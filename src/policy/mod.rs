@@ -19,7 +19,7 @@ pub use random::RandomPlay;
 pub use runner::{
     Seats, Table, Uniform, auction_turn, play_out, run_auction, run_deal, settle_contract,
 };
-pub use spec::{Spec, SpecError};
+pub use spec::{MAX_NESTING, Spec, SpecError};
 pub use view::{BidView, PlayView};
 
 use std::any::Any;

@@ -101,6 +101,11 @@ impl FromStr for Spec {
         {
             return Err(syntax("the name must be letters, digits, '-' or '_'"));
         }
+        if nesting(text) > MAX_NESTING {
+            return Err(syntax(&format!(
+                "parentheses nest more than {MAX_NESTING} deep"
+            )));
+        }
         let mut params = Vec::new();
         if let Some(rest) = rest {
             for item in split_top_level(rest, ',').map_err(|r| syntax(&r.to_string()))? {
@@ -130,6 +135,27 @@ impl FromStr for Spec {
             params,
         })
     }
+}
+
+/// How deep a spec's parentheses may nest. Every level is a policy built inside another, and
+/// building recurses, so a bound keeps any spec a user writes from overflowing the stack; no
+/// useful spec comes near it.
+pub const MAX_NESTING: usize = 32;
+
+/// The deepest nesting of parentheses in `text` (unbalanced ones are reported elsewhere).
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Whether `value` is wrapped in one pair of parentheses: its first `(` closes at its last
