@@ -415,3 +415,56 @@ fn ctrl_c_during_a_command_outside_the_long_runs_ends_its_bots() {
     }
     assert!(!running(&tag), "the bot outlived napsim");
 }
+
+#[test]
+fn a_tournament_tells_a_bot_where_each_deal_stands_in_its_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("requests.txt");
+    let recorder = bot("tests/bots/record.py", record.to_str().unwrap());
+    let out = napsim()
+        .args(["tournament", "--sessions", "3", "--seed", "4", "--quiet"])
+        .args(["--threads", "1", "--players", "3"])
+        .args(["--entrant", &format!("rec={recorder}/heuristic")])
+        .args(["--entrant", "h=threshold/heuristic"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let requests: Vec<serde_json::Value> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.strip_prefix("> "))
+        .map(|line| serde_json::from_str(line).unwrap())
+        .filter(|request: &serde_json::Value| request["type"] == "bid")
+        .collect();
+    assert!(!requests.is_empty());
+    let mut deals_seen = std::collections::BTreeSet::new();
+    for request in &requests {
+        let session = &request["session"];
+        assert_eq!(session["deals"], 8, "{request}");
+        let deal = session["deal"].as_u64().unwrap();
+        let balances: Vec<i64> = session["balances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_i64().unwrap())
+            .collect();
+        assert_eq!(balances.len(), 3, "{request}");
+        // heather-1875 has no kitty: the balances sum to zero, and start at zero.
+        assert_eq!(balances.iter().sum::<i64>(), 0, "{request}");
+        if deal == 1 {
+            assert_eq!(balances, [0, 0, 0], "{request}");
+        }
+        deals_seen.insert(deal);
+    }
+    // The bot bid in every deal of its sessions, so it saw every deal number, and some deal
+    // after the first found the balances moved (many deals at three are passed out).
+    assert_eq!(deals_seen, (1..=8).collect());
+    assert!(
+        requests.iter().any(|r| r["session"]["balances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b != 0)),
+        "the balances never moved"
+    );
+}

@@ -142,6 +142,29 @@ fn a_full_session_plays_and_saves_records_that_review_reads() {
             .sum();
         assert_eq!(end["balances"][seat], paid);
     }
+    // Every request of deal D carries the session: D of 8, the balances of deals 1..D.
+    let mut deal = 0;
+    for object in &driven.objects {
+        match object["type"].as_str().unwrap() {
+            "deal" => deal = object["number"].as_u64().unwrap() as usize,
+            "bid" | "play" => {
+                let before: Vec<i64> = (0..4)
+                    .map(|seat| {
+                        records[..deal - 1]
+                            .iter()
+                            .map(|r| r["payments"][seat].as_i64().unwrap())
+                            .sum()
+                    })
+                    .collect();
+                assert_eq!(
+                    object["session"],
+                    json!({"deal": deal, "deals": 8, "balances": before}),
+                    "{object}"
+                );
+            }
+            _ => {}
+        }
+    }
     assert!(
         driven.objects.iter().any(|o| o["type"] == "play"),
         "the person played cards"

@@ -6,7 +6,7 @@ use napsim::game::{DealState, Phase, Shuffler, play_session};
 use napsim::policy::Spec;
 use napsim::policy::{Table, run_deal};
 use napsim::rng::block_streams;
-use napsim::rules::{BUILTIN, Profile};
+use napsim::rules::{BUILTIN, MAX_PLAYERS, Profile};
 use proptest::prelude::*;
 
 /// `text` with the first `key = ...` line set to `key = value`.
@@ -292,7 +292,25 @@ proptest! {
         let table = Table::uniform(bid.as_ref(), play.as_ref());
         let (mut deal_rng, mut policy_rng) = block_streams(seed, 0);
         let mut shuffler = Shuffler::new(profile, players);
-        let result = play_session(profile, &mut shuffler, players, &mut deal_rng, |state| napsim::policy::run_deal(state, &table, &mut policy_rng));
+        // Every deal sees its number and the balances of the deals before it (kept here from
+        // the payments, independently of the session's own tally).
+        let mut seen = Vec::new();
+        let mut kept = [0i64; MAX_PLAYERS];
+        let result = play_session(profile, &mut shuffler, players, &mut deal_rng, |state| {
+            seen.push((*state.session().expect("a session's deal"), kept));
+            napsim::policy::run_deal(state, &table, &mut policy_rng);
+            for (balance, pay) in kept.iter_mut().zip(state.payments()) {
+                *balance += pay;
+            }
+        });
+        prop_assert_eq!(seen.len(), profile.session_deals());
+        for (i, (session, balances)) in seen.iter().enumerate() {
+            prop_assert_eq!(session.deal as usize, i + 1);
+            prop_assert_eq!(session.deals as usize, profile.session_deals());
+            prop_assert_eq!(session.deals_after() as usize, profile.session_deals() - i - 1);
+            prop_assert_eq!(&session.balances, balances);
+        }
+        prop_assert_eq!(&result.balances, &kept);
         prop_assert_eq!(result.deals, profile.session_deals());
         prop_assert_eq!(result.balances.iter().sum::<i64>() + result.kitty, 0);
         prop_assert_eq!(result.win_share_420[..players].iter().sum::<u32>(), 420);

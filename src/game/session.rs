@@ -5,6 +5,27 @@ use super::state::DealState;
 use crate::rng::{SimRng, below};
 use crate::rules::{FirstDealer, MAX_PLAYERS, Profile, Ties};
 
+/// Where a deal stands in its session: which deal of how many, and every seat's balance before
+/// it. The policies see it ([`crate::policy::BidView::session`]); a deal outside a session
+/// (`simulate`, the tables) has none. The kitty, where a profile has one, is the deal's own
+/// ([`DealState::kitty_before`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionState {
+    /// This deal's number in the session, 1 for the first.
+    pub deal: u32,
+    /// Deals in the session.
+    pub deals: u32,
+    /// Each seat's balance before this deal, by seat (not by position in the auction).
+    pub balances: [i64; MAX_PLAYERS],
+}
+
+impl SessionState {
+    /// Deals still to come after this one.
+    pub fn deals_after(&self) -> u32 {
+        self.deals - self.deal
+    }
+}
+
 /// The outcome of one session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SessionResult {
@@ -42,10 +63,16 @@ pub fn play_session(
         kitty: 0,
         win_share_420: [0; MAX_PLAYERS],
     };
-    for _ in 0..profile.session_deals() {
+    let deals = profile.session_deals();
+    for deal in 1..=deals {
         let dealt = shuffler.deal(dealer, deal_rng);
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         state.set_kitty(result.kitty);
+        state.set_session(SessionState {
+            deal: deal as u32,
+            deals: deals as u32,
+            balances: result.balances,
+        });
         play(&mut state);
         result.kitty = state.kitty_after();
         shuffler.collect(&state);

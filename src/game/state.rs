@@ -96,6 +96,8 @@ pub struct DealState<'p> {
     kept: CardSet,
     /// The kitty when the deal began.
     kitty_before: i64,
+    /// The session this deal is part of (None outside one).
+    session: Option<super::session::SessionState>,
     /// Units each seat paid into the kitty during the deal before settlement (antes, stakes).
     paid_in: [i64; MAX_PLAYERS],
     /// The stock in order (Purchase Nap) and how many cards were drawn from its top.
@@ -181,6 +183,7 @@ impl<'p> DealState<'p> {
             spare_taken: false,
             kept: CardSet::EMPTY,
             kitty_before: 0,
+            session: None,
             paid_in,
             stock_order: match extras {
                 Some(d) if purchase => d.stock_order,

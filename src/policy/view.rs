@@ -4,7 +4,7 @@
 //! own hand, so a policy cannot look at another seat's cards by construction.
 
 use crate::cards::{Card, CardSet, Suit};
-use crate::game::{Call, Contract, DealState};
+use crate::game::{Call, Contract, DealState, SessionState};
 use crate::rules::{Bid, Profile};
 
 /// What a seat knows when it is its turn to call.
@@ -43,6 +43,12 @@ impl<'a> BidView<'a> {
     /// The kitty now (it is on the table for everyone to see).
     pub fn kitty(&self) -> i64 {
         self.state.kitty_before()
+    }
+    /// The session this deal is part of: the deal's number, the session's length and every
+    /// seat's balance before this deal (public: everyone has kept the score). None outside a
+    /// session.
+    pub fn session(&self) -> Option<&'a SessionState> {
+        self.state.session()
     }
     /// Cards left in the stock to buy from (Purchase Nap).
     pub fn stock_left(&self) -> usize {
@@ -116,6 +122,10 @@ impl<'a> PlayView<'a> {
     /// This seat's remaining cards.
     pub fn hand(&self) -> CardSet {
         self.state.hand(self.seat)
+    }
+    /// The session this deal is part of, as [`BidView::session`].
+    pub fn session(&self) -> Option<&'a SessionState> {
+        self.state.session()
     }
     /// The cards this seat may play now.
     pub fn legal(&self) -> CardSet {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde::Deserialize;
 
 use crate::cards::{Card, CardSet};
-use crate::game::Call;
+use crate::game::{Call, SessionState};
 use crate::policy::{BidView, PlayView};
 use crate::rules::Profile;
 
@@ -75,6 +75,28 @@ impl<'a> Object<'a> {
             let _ = write!(out, "\"{card}\"");
         }
         out.push(']');
+        self
+    }
+
+    /// The session a deal is part of, where it is one: `{"balances":[..],"deal":D,"deals":N}`,
+    /// balances by seat.
+    fn session(&mut self, session: Option<&SessionState>, players: usize) -> &mut Self {
+        let Some(session) = session else {
+            return self;
+        };
+        let out = self.key("session");
+        out.push_str("{\"balances\":[");
+        for (i, balance) in session.balances[..players].iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{balance}");
+        }
+        let _ = write!(
+            out,
+            "],\"deal\":{},\"deals\":{}}}",
+            session.deal, session.deals
+        );
         self
     }
 
@@ -166,6 +188,7 @@ pub(super) fn bid_request(out: &mut String, view: &BidView, legal: &[Call], seed
         .str("profile", profile.name())
         .num("seat", view.seat())
         .num("seed", seed)
+        .session(view.session(), view.players())
         .str("type", "bid")
         .end();
 }
@@ -192,7 +215,8 @@ pub(super) fn play_request(out: &mut String, view: &PlayView, seed: u64) {
         .num("players", view.players())
         .str("profile", profile.name())
         .num("seat", view.seat())
-        .num("seed", seed);
+        .num("seed", seed)
+        .session(view.session(), view.players());
     {
         let out = o.key("tricks");
         out.push('[');
@@ -296,6 +320,41 @@ mod tests {
             let back: String = serde_json::from_str(&out).unwrap();
             assert_eq!(back, text, "{out}");
         }
+    }
+
+    #[test]
+    fn a_session_deal_sends_its_session_and_a_lone_deal_none() {
+        use crate::game::{DealState, Shuffler};
+        let profile = Profile::default_profile();
+        let mut shuffler = Shuffler::new(&profile, 3);
+        let dealt = shuffler.deal(2, &mut crate::rng::base_rng(1));
+        let mut state = DealState::from_dealt(&profile, 2, &dealt, 3);
+        let request = |state: &DealState| {
+            let view = BidView::new(state);
+            let mut out = String::new();
+            bid_request(&mut out, &view, &legal_calls(&view), 5);
+            out
+        };
+        let lone = request(&state);
+        assert!(!lone.contains("session"), "{lone}");
+        let mut balances = [0; crate::rules::MAX_PLAYERS];
+        balances[..3].copy_from_slice(&[-9, 12, -3]);
+        state.set_session(SessionState {
+            deal: 3,
+            deals: 8,
+            balances,
+        });
+        let sent = request(&state);
+        let value: serde_json::Value = serde_json::from_str(&sent).unwrap();
+        assert_eq!(
+            value["session"],
+            serde_json::json!({"balances": [-9, 12, -3], "deal": 3, "deals": 8})
+        );
+        // Keys in alphabetical order, as a JSON map prints them, and nothing else changed.
+        assert_eq!(serde_json::to_string(&value).unwrap(), sent);
+        let mut without = value.clone();
+        without.as_object_mut().unwrap().remove("session");
+        assert_eq!(serde_json::to_string(&without).unwrap(), lone);
     }
 
     #[test]

@@ -24,12 +24,12 @@ use crate::bots::pimc::Pimc;
 use crate::bots::{bid_policy, ext, play_policy};
 use crate::cards::{Card, CardSet, Suit, parse_cards};
 use crate::error::Error;
-use crate::game::{Call, DealState, Phase, Shuffler};
+use crate::game::{Call, DealState, Phase, SessionState, Shuffler};
 use crate::policy::{BidPolicy, BidView, PlayPolicy, PlayView, Table, auction_turn};
 use crate::policy::{settle_contract, strength};
 use crate::report::DealRecord;
 use crate::rng::{SimRng, below, block_streams, next_u64};
-use crate::rules::{HAND_SIZE, Profile, TrumpRule, load_profile};
+use crate::rules::{HAND_SIZE, MAX_PLAYERS, Profile, TrumpRule, load_profile};
 use io::{Answer, Io};
 
 /// The bots of `napsim play` when `--bots` is not given: the strongest pair that answers in
@@ -310,6 +310,7 @@ impl Session<'_> {
             let dealt = shuffler.deal(dealer, &mut deal_rng);
             let mut state = DealState::from_dealt(self.profile, dealer, &dealt, players);
             state.set_kitty(kitty);
+            state.set_session(self.session_state(number, deals));
             let mut history = Vec::new();
             if !self.deal(io, &mut state, number, deals, &mut policy_rng, &mut history)? {
                 io.say("you quit: the deal in progress is not saved")?;
@@ -322,6 +323,19 @@ impl Session<'_> {
         }
         let text = format!("session over: {}", self.balance_text());
         io.tell(&text, json!({"type": "end", "balances": self.balances}))
+    }
+
+    /// The session as the seats see it before deal `number` of `deals`.
+    fn session_state(&self, number: u64, deals: u64) -> SessionState {
+        let mut balances = [0; MAX_PLAYERS];
+        balances[..self.balances.len()].copy_from_slice(&self.balances);
+        // A person plays far fewer than 2^32 deals; the count saturates rather than wraps.
+        let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        SessionState {
+            deal: clamp(number),
+            deals: clamp(deals),
+            balances,
+        }
     }
 
     /// Plays one deal to its end; false when the person quit.

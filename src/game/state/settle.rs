@@ -9,6 +9,7 @@
 //! ([`Bid::declarer_units`](crate::rules::Bid::declarer_units) uses the same rule).
 
 use super::{Contract, DealState, Phase};
+use crate::game::SessionState;
 use crate::rules::{Bid, BidId, MAX_PLAYERS};
 
 /// A finished deal's contract and result ([`DealState::settlement`]).
@@ -54,6 +55,16 @@ impl<'p> DealState<'p> {
     /// The kitty when the deal began.
     pub fn kitty_before(&self) -> i64 {
         self.kitty_before
+    }
+
+    /// Plays the deal as part of a session: which deal it is and the balances before it.
+    pub fn set_session(&mut self, session: SessionState) {
+        self.session = Some(session);
+    }
+
+    /// The session this deal is part of, if any.
+    pub fn session(&self) -> Option<&SessionState> {
+        self.session.as_ref()
     }
 
     /// Tricks taken by the declarer (0 when passed out).
