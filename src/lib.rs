@@ -11,7 +11,7 @@
 //! - [`policy`]: the policy contracts: traits, information-set views, the runner, the spec
 //!   grammar, hand strength;
 //! - [`solver`]: the exact double-dummy solver;
-//! - [`eval`]: sampling hidden cards, the hand evaluator, hand classes;
+//! - [`eval`]: sampling hidden cards, the hand evaluator, hand classes, the session equity;
 //! - [`bots`]: every policy and the registry that builds one from its spec;
 //! - [`sim`]: the deterministic parallel block driver;
 //! - [`error`]: the error of a command, by kind;

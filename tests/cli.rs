@@ -1,5 +1,7 @@
 //! The command line as a user meets it: outputs, determinism and errors.
 
+mod common;
+
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -1328,4 +1330,85 @@ fn two_runs_writing_the_same_output_leave_one_whole_set() {
             "the CSV of one run, the manifest of the other"
         );
     }
+}
+
+#[test]
+fn equity_writes_its_table_chart_and_outcomes_and_a_decided_lead_is_certain() {
+    use napsim::eval::equity::DealOutcomes;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    napsim()
+        .current_dir(d)
+        .args(["equity", "--deals", "50000", "--seed", "3", "--quiet"])
+        .args(["--out", "t.csv", "--markdown", "t.md", "--plot", "t.svg"])
+        .args(["--outcomes", "o.csv"])
+        .assert()
+        .success();
+    let rows = common::records(&std::fs::read_to_string(d.join("t.csv")).unwrap());
+    // Eight deals to come at most, leads -40..40 in steps of 2.
+    assert_eq!(rows.len(), 8 * 41);
+    let measured =
+        DealOutcomes::from_csv(&std::fs::read_to_string(d.join("o.csv")).unwrap()).unwrap();
+    assert_eq!(measured.deals(), 50_000);
+    // The most one deal moves two balances apart: a lead beyond it wins the last deal for
+    // certain, and a lead of its size or less does not.
+    let swing = measured
+        .outcomes()
+        .iter()
+        .map(|(p, _)| p[..4].iter().max().unwrap() - p[..4].iter().min().unwrap())
+        .max()
+        .unwrap();
+    for row in rows.iter().filter(|r| r["deals_left"] == "1") {
+        let lead: i64 = row["lead"].parse().unwrap();
+        let chance: f64 = row["win_chance"].parse().unwrap();
+        assert_eq!(row["exact"], "true");
+        if lead > swing {
+            assert_eq!(chance, 1.0, "{row:?}");
+        } else if lead > -swing {
+            assert!(chance > 0.0 && chance < 1.0, "{row:?}");
+        }
+    }
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("t.csv.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["command"], "equity");
+    assert!(
+        meta["reproduce"]
+            .as_str()
+            .unwrap()
+            .contains("--deals 50000")
+    );
+    let md = std::fs::read_to_string(d.join("t.md")).unwrap();
+    assert!(md.contains("| +0 | 25.0% |"), "{md}");
+    assert!(
+        std::fs::read_to_string(d.join("t.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    // Without an output flag the Markdown goes to stdout.
+    let out = napsim()
+        .args([
+            "equity",
+            "--players",
+            "3",
+            "--deals",
+            "2000",
+            "--seed",
+            "3",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("# Session equity: heather-1875, 3 players")
+    );
+}
+
+#[test]
+fn equity_refuses_bad_input_with_one_error_line() {
+    use common::assert_bad;
+    assert_bad(&["equity", "--deals", "0"], "at least 1");
+    assert_bad(&["equity", "--players", "9", "--deals", "10"], "players");
+    assert_bad(&["equity", "--bid", "frob", "--deals", "10"], "'frob'");
 }

@@ -650,3 +650,33 @@ fn same_phases(d: &Path, command: &[&str], phases: usize) {
     finished.extend(["--start", &last, "--shard", "0/2", "--out", &late]);
     assert_bad(&finished, "the run is finished");
 }
+
+#[test]
+fn an_equity_table_and_its_outcomes_are_the_same_whatever_the_threads_and_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deals = scaled(300_000);
+    let command = ["equity", "--players", "3", "--deals", &deals, "--seed", "8"];
+    assert_threads_and_shards_agree(d, &command);
+    // The extra outputs too: from one run, and from the merge of its shards.
+    let extras = |prefix: &str| {
+        ["--markdown", "--plot", "--outcomes"]
+            .iter()
+            .zip(["md", "svg", "csv"])
+            .flat_map(|(flag, ext)| [flag.to_string(), format!("{prefix}.{ext}")])
+            .collect::<Vec<_>>()
+    };
+    let mut single: Vec<String> = command.iter().map(|s| s.to_string()).collect();
+    single.extend(["--quiet".into(), "--threads".into(), "2".into()]);
+    single.extend(extras("single"));
+    ok(d, &single.iter().map(String::as_str).collect::<Vec<_>>());
+    let parts = shards(d, &command, 2);
+    let mut merge: Vec<String> = vec!["merge".into()];
+    merge.extend(parts);
+    merge.extend(extras("merged"));
+    ok(d, &merge.iter().map(String::as_str).collect::<Vec<_>>());
+    for ext in ["md", "svg", "csv"] {
+        let (a, b) = (format!("single.{ext}"), format!("merged.{ext}"));
+        assert!(read(d, &a) == read(d, &b), "{a} and {b} differ");
+    }
+}

@@ -293,3 +293,98 @@ fn the_sequential_test_refuses_shards_and_bad_hypotheses() {
     // clap names the missing --sprt on the line after.
     assert_bad(&with(&["--beta", "0.1"]), "required arguments");
 }
+
+/// The session equity of a table of threshold bidders playing heuristic cards, against whole
+/// sessions played from the same states by that table: within three standard errors.
+#[test]
+fn the_session_equity_is_what_sessions_played_from_its_states_give() {
+    use napsim::analysis::equity::{self, OutcomeTally};
+    use napsim::analysis::simulate::{SimulateConfig, play_block};
+    use napsim::game::{SessionState, Shuffler, resume_session};
+    use napsim::policy::{Table, run_deal};
+    use napsim::rules::MAX_PLAYERS;
+
+    let profile = Profile::default_profile();
+    let players = 4;
+    let bid = napsim::bots::bid_policy("threshold", &profile).unwrap();
+    let play = napsim::bots::play_policy("heuristic", &profile).unwrap();
+    let config = SimulateConfig {
+        profile: &profile,
+        players,
+        deals: 400_000,
+        seed: 61,
+        bid: bid.as_ref(),
+        play: play.as_ref(),
+    };
+    let plan = Plan {
+        total: config.deals,
+        block_size: equity::BLOCK_SIZE,
+        seed: config.seed,
+    };
+    let tally = run(plan, 2, &Silent, |block| {
+        let mut tally = OutcomeTally::default();
+        play_block(&config, block, |state| tally.add(state));
+        tally
+    })
+    .unwrap();
+    let model = equity::session_equity(&profile, players, &tally);
+
+    let table = Table::uniform(bid.as_ref(), play.as_ref());
+    let sessions = 40_000u64;
+    // (this deal's number, the balances by seat, its dealer)
+    let states: [(u32, [i64; 4], usize); 4] = [
+        (8, [-9, 9, 0, 0], 3),
+        (7, [12, -4, -4, -4], 0),
+        (6, [0, 15, -20, 5], 1),
+        (3, [6, -2, -2, -2], 2),
+    ];
+    for (deal, by_seat, dealer) in states {
+        let mut balances = [0; MAX_PLAYERS];
+        balances[..4].copy_from_slice(&by_seat);
+        let start = SessionState {
+            deal,
+            deals: 8,
+            balances,
+        };
+        let mut won = [0u64; MAX_PLAYERS];
+        let mut shuffler = Shuffler::new(&profile, players);
+        for i in 0..sessions {
+            let (mut deal_rng, mut policy_rng) = napsim::rng::block_streams(900 + deal as u64, i);
+            shuffler.reset();
+            let result = resume_session(
+                &profile,
+                &mut shuffler,
+                players,
+                &mut deal_rng,
+                (start, dealer),
+                |state| run_deal(state, &table, &mut policy_rng),
+            );
+            for (w, share) in won.iter_mut().zip(result.win_share_420).take(players) {
+                *w += u64::from(share);
+            }
+        }
+        // The model's state: balances by position in this deal, the deals to come.
+        let mut by_position = [0; MAX_PLAYERS];
+        for (position, slot) in by_position.iter_mut().enumerate().take(players) {
+            *slot = by_seat[(dealer + 1 + position) % players];
+        }
+        let left = (9 - deal) as usize;
+        let chances = model.win_chances(&by_position, left);
+        // Sampled futures add their own error: at most 0.5 / sqrt(futures) (a share's spread
+        // is at most a half).
+        let futures_se = if model.is_exact(left) {
+            0.0
+        } else {
+            0.5 / (napsim::eval::equity::FUTURES as f64).sqrt()
+        };
+        for seat in 0..players {
+            let played = won[seat] as f64 / 420.0 / sessions as f64;
+            let predicted = chances[(seat + players - dealer - 1) % players];
+            let se = (played * (1.0 - played) / sessions as f64 + futures_se * futures_se).sqrt();
+            assert!(
+                (played - predicted).abs() < 3.0 * se.max(1e-3),
+                "deal {deal}, {by_seat:?}, seat {seat}: played {played:.4}, predicted {predicted:.4}, se {se:.4}"
+            );
+        }
+    }
+}

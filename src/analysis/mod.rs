@@ -4,6 +4,7 @@
 pub mod bid_table;
 pub mod coach;
 pub mod deals;
+pub mod equity;
 pub mod hand;
 pub mod optimize;
 pub mod replay;

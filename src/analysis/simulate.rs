@@ -103,52 +103,68 @@ impl Tally for SimulateTally {
 
 /// Plays the deals of one block.
 pub fn simulate_block(config: &SimulateConfig, block: Block) -> SimulateTally {
+    let mut tally = SimulateTally {
+        deals: block.len,
+        passed_out: 0,
+        bids: vec![BidTally::default(); config.profile.bids().len()],
+    };
+    play_block(config, block, |state| match state.settlement() {
+        None => tally.passed_out += 1,
+        Some(result) => {
+            let units = result.units;
+            let bid = &mut tally.bids[result.bid.index()];
+            bid.declared += 1;
+            bid.made += u64::from(result.made);
+            bid.units += units;
+            bid.units_sq += (units * units) as u128;
+        }
+    });
+    tally
+}
+
+/// Plays the deals of one block as `simulate` does and hands each finished deal to `visit`.
+pub fn play_block(config: &SimulateConfig, block: Block, visit: impl FnMut(&DealState)) {
     // The built-in policies get a loop compiled for their types (direct, inlined calls); any
     // other policy runs through dynamic dispatch. The results are the same either way.
     let bid: &dyn Any = config.bid;
     if let Some(bid) = bid.downcast_ref::<Always>() {
-        with_play(config, bid, block)
+        with_play(config, bid, block, visit)
     } else if let Some(bid) = bid.downcast_ref::<Threshold>() {
-        with_play(config, bid, block)
+        with_play(config, bid, block, visit)
     } else if let Some(bid) = bid.downcast_ref::<Pass>() {
-        with_play(config, bid, block)
+        with_play(config, bid, block, visit)
     } else {
-        with_play(config, config.bid, block)
+        with_play(config, config.bid, block, visit)
     }
 }
 
-/// [`simulate_block`] with the bid policy's type fixed: now fix the play policy's.
+/// [`play_block`] with the bid policy's type fixed: now fix the play policy's.
 fn with_play<B: BidPolicy + ?Sized>(
     config: &SimulateConfig,
     bid: &B,
     block: Block,
-) -> SimulateTally {
+    visit: impl FnMut(&DealState),
+) {
     let play: &dyn Any = config.play;
     if let Some(play) = play.downcast_ref::<Heuristic>() {
-        block_loop(config, &Uniform { bid, play }, block)
+        block_loop(config, &Uniform { bid, play }, block, visit)
     } else if let Some(play) = play.downcast_ref::<RandomPlay>() {
-        block_loop(config, &Uniform { bid, play }, block)
+        block_loop(config, &Uniform { bid, play }, block, visit)
     } else {
-        block_loop(
-            config,
-            &Uniform {
-                bid,
-                play: config.play,
-            },
-            block,
-        )
+        let play = config.play;
+        block_loop(config, &Uniform { bid, play }, block, visit)
     }
 }
 
-/// The deals of one block, played by `seats`.
-fn block_loop<T: Seats>(config: &SimulateConfig, seats: &T, mut block: Block) -> SimulateTally {
+/// The deals of one block, played by `seats`, each handed to `visit` when finished.
+fn block_loop<T: Seats>(
+    config: &SimulateConfig,
+    seats: &T,
+    mut block: Block,
+    mut visit: impl FnMut(&DealState),
+) {
     let profile = config.profile;
     let players = config.players;
-    let mut tally = SimulateTally {
-        deals: block.len,
-        passed_out: 0,
-        bids: vec![BidTally::default(); profile.bids().len()],
-    };
     let mut shuffler = Shuffler::new(profile, players);
     // Each block starts from a fresh shuffle (and, with limited shuffling, carries the pack
     // from deal to deal); the dealer rotates left from seat 0.
@@ -160,24 +176,13 @@ fn block_loop<T: Seats>(config: &SimulateConfig, seats: &T, mut block: Block) ->
         state.set_kitty(kitty);
         run_deal(&mut state, seats, &mut block.policy_rng);
         shuffler.collect(&state);
-        match state.settlement() {
-            None => {
-                tally.passed_out += 1;
-                kitty = state.kitty_after();
-            }
-            Some(result) => {
-                let units = result.units;
-                let bid = &mut tally.bids[result.bid.index()];
-                bid.declared += 1;
-                bid.made += u64::from(result.made);
-                bid.units += units;
-                bid.units_sq += (units * units) as u128;
-                kitty = result.kitty_after;
-            }
+        visit(&state);
+        // Only a kitty profile carries units from deal to deal; the others skip the settling.
+        if profile.has_kitty() {
+            kitty = state.kitty_after();
         }
         dealer = (dealer + 1) % players;
     }
-    tally
 }
 
 /// The arguments that decide a simulation's output.

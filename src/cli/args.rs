@@ -50,6 +50,9 @@ pub enum Command {
     /// Find a bidding strategy by iterated best response on common random deals, and measure
     /// how much one seat could gain by deviating from it (its exploitability).
     Optimize(OptimizeArgs),
+    /// The session equity table: each player's chance of winning the session by lead and deals
+    /// to come, from the measured payments of one deal at a table of the given policies.
+    Equity(EquityArgs),
     /// Entrants (bid and play policies) play sessions against each other, duplicate by default:
     /// means, win shares and paired differences with their intervals.
     Tournament(TournamentArgs),
@@ -116,9 +119,12 @@ pub struct MergeArgs {
     /// Bid tables and tournaments: the Markdown tables here.
     #[arg(long, value_name = "FILE.md")]
     pub markdown: Option<PathBuf>,
-    /// Bid tables: the chart here (SVG).
+    /// Bid tables and equity tables: the chart here (SVG).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Equity tables: the measured payments of one deal here (CSV).
+    #[arg(long, value_name = "FILE.csv")]
+    pub outcomes: Option<PathBuf>,
 }
 
 /// `napsim rules ...`.
@@ -315,6 +321,36 @@ pub struct SimulateArgs {
     /// Write the per-bid CSV here (and its manifest to FILE.meta.json); `-` for stdout.
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
+    /// Seed, threads, progress, shards and checkpoints.
+    #[command(flatten)]
+    pub long: LongArgs,
+}
+
+/// `napsim equity`.
+#[derive(Debug, Args)]
+pub struct EquityArgs {
+    /// Table size.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Deals to measure: 1000000, 1_000_000 or 1e6.
+    #[arg(long, default_value = "1000000", value_parser = parse_count)]
+    pub deals: u64,
+    /// The policies of every seat: what a deal pays at the table.
+    #[command(flatten)]
+    pub policies: PolicyArgs,
+    /// Write the table's CSV here (and its manifest to FILE.meta.json); `-` for stdout.
+    #[arg(long, value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Write the table as Markdown here (without any output flag it goes to stdout).
+    #[arg(long, value_name = "FILE.md")]
+    pub markdown: Option<PathBuf>,
+    /// Draw the chart (SVG): the chance of winning by lead, a line per number of deals to come.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Write the measured payments of one deal here (CSV: count, then each position's
+    /// payment, the eldest first), which `lookahead:objective=wins,equity=(FILE)` reads.
+    #[arg(long, value_name = "FILE.csv")]
+    pub outcomes: Option<PathBuf>,
     /// Seed, threads, progress, shards and checkpoints.
     #[command(flatten)]
     pub long: LongArgs,

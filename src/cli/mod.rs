@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::bid_table::{BidTable, BidTableJob};
+use crate::analysis::equity::Equity;
 use crate::analysis::hand::{Hand, HandJob};
 use crate::analysis::simulate::{Simulate, SimulateJob};
 use crate::analysis::thresholds::{Thresholds, ThresholdsJob};
@@ -217,15 +218,21 @@ fn run(cli: Cli) -> Result<(), Error> {
             };
             emit(commands::solve(rules, &job, fresh_seed)?.as_bytes())
         }
+        Command::Equity(a) => {
+            let profile = load_profile(rules)?;
+            let job = simulate_job(a.players, a.deals, a.policies);
+            let outputs = Outputs {
+                out: a.out,
+                markdown: a.markdown,
+                plot: a.plot,
+                outcomes: a.outcomes,
+                ..Outputs::default()
+            };
+            long::<Equity>(&profile, job, &a.long, outputs)
+        }
         Command::Simulate(a) => {
             let profile = load_profile(rules)?;
-            let job = SimulateJob {
-                players: a.players,
-                deals: a.deals,
-                input_files: Default::default(),
-                bid: a.policies.bid,
-                play: a.policies.play,
-            };
+            let job = simulate_job(a.players, a.deals, a.policies);
             let outputs = Outputs {
                 out: a.out,
                 ..Outputs::default()
@@ -399,9 +406,21 @@ fn run(cli: Cli) -> Result<(), Error> {
                 pairs: a.pairs,
                 markdown: a.markdown,
                 plot: a.plot,
+                outcomes: a.outcomes,
             };
             deliver(commands::merge(&a.parts, expected, outputs)?)
         }
+    }
+}
+
+/// The job of deals played by `policies` at every seat (`simulate`, and `equity` measuring them).
+fn simulate_job(players: usize, deals: u64, policies: args::PolicyArgs) -> SimulateJob {
+    SimulateJob {
+        players,
+        deals,
+        input_files: Default::default(),
+        bid: policies.bid,
+        play: policies.play,
     }
 }
 

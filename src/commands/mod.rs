@@ -10,6 +10,7 @@
 //! merge writes the single run's bytes.
 
 mod bid_table;
+mod equity;
 mod hand;
 mod info;
 mod optimize;
@@ -29,6 +30,7 @@ pub use review::{ReviewJob, review_deals};
 use std::path::{Path, PathBuf};
 
 use crate::analysis::bid_table::BidTable;
+use crate::analysis::equity::Equity;
 use crate::analysis::hand::Hand;
 use crate::analysis::optimize::OptimizePhase;
 use crate::analysis::simulate::Simulate;
@@ -51,26 +53,35 @@ pub struct Outputs {
     pub pairs: Option<PathBuf>,
     /// Bid tables and tournaments: Markdown.
     pub markdown: Option<PathBuf>,
-    /// Bid tables: the SVG chart.
+    /// Bid tables and equity tables: the SVG chart.
     pub plot: Option<PathBuf>,
+    /// Equity tables: the measured payments of one deal (CSV), which bidders read.
+    pub outcomes: Option<PathBuf>,
 }
 
 impl Outputs {
     /// The extra outputs with their flags.
-    fn extras(&self) -> [(&'static str, &Option<PathBuf>); 3] {
+    fn extras(&self) -> [(&'static str, &Option<PathBuf>); 4] {
         [
             ("--pairs", &self.pairs),
             ("--markdown", &self.markdown),
             ("--plot", &self.plot),
+            ("--outcomes", &self.outcomes),
         ]
     }
 
     /// Every output file named (not stdout).
     fn named(&self) -> impl Iterator<Item = &PathBuf> {
-        [&self.out, &self.pairs, &self.markdown, &self.plot]
-            .into_iter()
-            .flatten()
-            .filter(|p| *p != Path::new("-"))
+        [
+            &self.out,
+            &self.pairs,
+            &self.markdown,
+            &self.plot,
+            &self.outcomes,
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|p| *p != Path::new("-"))
     }
 
     /// Fails before any work if a file could not be written (it is a directory, or lies below a
@@ -197,7 +208,7 @@ fn merge_as<C: Render>(merged: Merged, finished: &Finished) -> Result<Rendered, 
 }
 
 /// The long commands: name, extra outputs, merge.
-const LONG_COMMANDS: [(&str, &[&str], MergeAs); 6] = [
+const LONG_COMMANDS: [(&str, &[&str], MergeAs); 7] = [
     (
         Simulate::NAME,
         Simulate::EXTRA_OUTPUTS,
@@ -224,6 +235,7 @@ const LONG_COMMANDS: [(&str, &[&str], MergeAs); 6] = [
         OptimizePhase::EXTRA_OUTPUTS,
         merge_as::<OptimizePhase>,
     ),
+    (Equity::NAME, Equity::EXTRA_OUTPUTS, merge_as::<Equity>),
 ];
 
 /// `napsim merge`: adds the partial results `parts` of a run's shards and renders what the

@@ -50,27 +50,45 @@ pub fn play_session(
     shuffler: &mut Shuffler,
     players: usize,
     deal_rng: &mut SimRng,
-    mut play: impl FnMut(&mut DealState),
+    play: impl FnMut(&mut DealState),
 ) -> SessionResult {
     shuffler.reset();
-    let mut dealer = match profile.first_dealer() {
+    let dealer = match profile.first_dealer() {
         FirstDealer::Random => below(deal_rng, players as u64) as usize,
     };
+    let start = SessionState {
+        deal: 1,
+        deals: profile.session_deals() as u32,
+        balances: [0; MAX_PLAYERS],
+    };
+    resume_session(profile, shuffler, players, deal_rng, (start, dealer), play)
+}
+
+/// Plays the rest of a session from `start`: its deal dealt by `dealer` (the pack as
+/// `shuffler` holds it), then the deal passing left to the session's end. The result counts
+/// the deals played from `start` and the balances at the end.
+pub fn resume_session(
+    profile: &Profile,
+    shuffler: &mut Shuffler,
+    players: usize,
+    deal_rng: &mut SimRng,
+    (start, mut dealer): (SessionState, usize),
+    mut play: impl FnMut(&mut DealState),
+) -> SessionResult {
     let mut result = SessionResult {
         deals: 0,
         passed_out: 0,
-        balances: [0; MAX_PLAYERS],
+        balances: start.balances,
         kitty: 0,
         win_share_420: [0; MAX_PLAYERS],
     };
-    let deals = profile.session_deals();
-    for deal in 1..=deals {
+    for deal in start.deal..=start.deals {
         let dealt = shuffler.deal(dealer, deal_rng);
         let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
         state.set_kitty(result.kitty);
         state.set_session(SessionState {
-            deal: deal as u32,
-            deals: deals as u32,
+            deal,
+            deals: start.deals,
             balances: result.balances,
         });
         play(&mut state);

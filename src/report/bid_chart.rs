@@ -16,7 +16,7 @@ use crate::stats::wilson95;
 /// The chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot draw the chart: {0}")]
-pub struct ChartError(String);
+pub struct ChartError(pub(super) String);
 
 const WIDTH: u32 = 1200;
 /// The title and notes.

@@ -4,6 +4,7 @@
 
 mod bid_chart;
 mod bid_table;
+mod equity;
 mod hand;
 mod meta;
 mod narrate;
@@ -19,6 +20,7 @@ mod tournament;
 
 pub use bid_chart::{ChartError, bid_chart_svg};
 pub use bid_table::{BidTableDoc, bid_table_markdown};
+pub use equity::{EquityDoc, equity_chart_svg, equity_markdown};
 pub use hand::HandReport;
 pub use meta::{Meta, RunInfo};
 pub use narrate::narrate;

@@ -1,0 +1,444 @@
+//! The session's equity: each seat's chance of winning the session from where it stands.
+//!
+//! A session is a fixed number of deals, and the highest balance at the end wins (tied balances
+//! share the win). From the start of a deal, the chance of winning depends on the balances, the
+//! deals left and what a deal pays: the table's policies decide who declares and how often it
+//! is made, so the payments of one deal are *measured* ([`DealOutcomes`]: every payment vector
+//! that the measured deals produced, by position in the auction, and how often), and the deals
+//! still to come are taken as independent draws from that distribution (the dealer passing
+//! left each time). That is exact for a table whose policies ignore the score, as every policy
+//! but `lookahead:objective=wins` does.
+//!
+//! [`SessionEquity`] values a state by backward induction over that distribution: exactly, by
+//! enumerating every sequence of outcomes, where the deals left are few enough
+//! ([`SessionEquity::is_exact`]); otherwise exactly over the last deal and by a fixed sample of
+//! the deals before it (common futures: every query uses the same sampled sequences, so two
+//! states compare on the same futures and their difference is far more precise than either).
+
+use crate::game::SessionState;
+use crate::rng::{SimRng, base_rng, below};
+use crate::rules::MAX_PLAYERS;
+
+/// A payment vector by position in the auction: index 0 the eldest, the dealer last.
+pub type ByPosition = [i64; MAX_PLAYERS];
+
+/// The measured payments of one deal: each distinct payment vector (by position) and how many
+/// deals produced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealOutcomes {
+    players: usize,
+    outcomes: Vec<(ByPosition, u64)>,
+}
+
+impl DealOutcomes {
+    /// No deals yet, at a table of `players`.
+    pub fn new(players: usize) -> DealOutcomes {
+        assert!((2..=MAX_PLAYERS).contains(&players), "a table size");
+        DealOutcomes {
+            players,
+            outcomes: Vec::new(),
+        }
+    }
+
+    /// The table size.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Counts `count` deals that paid `payments` (by position).
+    pub fn add(&mut self, payments: ByPosition, count: u64) {
+        if count == 0 {
+            return;
+        }
+        match self.outcomes.iter_mut().find(|(p, _)| *p == payments) {
+            Some((_, n)) => *n += count,
+            None => self.outcomes.push((payments, count)),
+        }
+    }
+
+    /// Adds every deal of `other` (same table size).
+    pub fn merge(&mut self, other: &DealOutcomes) {
+        assert_eq!(self.players, other.players, "one table size");
+        for &(payments, count) in &other.outcomes {
+            self.add(payments, count);
+        }
+    }
+
+    /// The deals counted.
+    pub fn deals(&self) -> u64 {
+        self.outcomes.iter().map(|(_, n)| n).sum()
+    }
+
+    /// The distinct outcomes and their counts, in a fixed order (by payments), so that equal
+    /// measurements are equal whatever order their deals were counted in.
+    pub fn outcomes(&self) -> Vec<(ByPosition, u64)> {
+        let mut sorted = self.outcomes.clone();
+        sorted.sort_unstable();
+        sorted
+    }
+
+    /// The counts as CSV: a header `count,p0,p1,...` (p0 the eldest's payment, the dealer's
+    /// last), then one row per distinct payment vector, in a fixed order.
+    pub fn to_csv(&self) -> String {
+        let n = self.players;
+        let mut out = String::from("count");
+        for p in 0..n {
+            out += &format!(",p{p}");
+        }
+        out.push('\n');
+        for (payments, count) in self.outcomes() {
+            out += &count.to_string();
+            for amount in &payments[..n] {
+                out += &format!(",{amount}");
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Reads [`DealOutcomes::to_csv`]'s text back, or says what is wrong with it.
+    pub fn from_csv(text: &str) -> Result<DealOutcomes, String> {
+        let mut lines = text.lines();
+        let header = lines.next().ok_or("it is empty")?;
+        let columns: Vec<&str> = header.split(',').collect();
+        let players = columns.len().saturating_sub(1);
+        let expected: Vec<String> = std::iter::once("count".to_string())
+            .chain((0..players).map(|p| format!("p{p}")))
+            .collect();
+        if !(2..=MAX_PLAYERS).contains(&players) || columns != expected {
+            return Err(format!(
+                "its header is not count,p0,p1,... for 2 to {MAX_PLAYERS} players: {header}"
+            ));
+        }
+        let mut measured = DealOutcomes::new(players);
+        for (i, line) in lines.enumerate() {
+            let bad = |why: &str| format!("line {}: {why}: {line}", i + 2);
+            let fields: Vec<&str> = line.split(',').collect();
+            if fields.len() != players + 1 {
+                return Err(bad(&format!(
+                    "{} fields, not {}",
+                    fields.len(),
+                    players + 1
+                )));
+            }
+            let count: u64 = fields[0]
+                .parse()
+                .map_err(|_| bad("the count is not a count"))?;
+            let mut payments = [0; MAX_PLAYERS];
+            for (slot, field) in payments.iter_mut().zip(&fields[1..]) {
+                *slot = field
+                    .parse()
+                    .map_err(|_| bad("a payment is not a whole number"))?;
+            }
+            measured.add(payments, count);
+        }
+        if measured.deals() == 0 {
+            return Err("it counts no deals".to_string());
+        }
+        Ok(measured)
+    }
+
+    /// `payments` by seat turned to positions of a deal dealt by `dealer`.
+    pub fn by_position(payments: &[i64], dealer: usize, players: usize) -> ByPosition {
+        let mut out = [0; MAX_PLAYERS];
+        for (position, slot) in out.iter_mut().enumerate().take(players) {
+            *slot = payments[(dealer + 1 + position) % players];
+        }
+        out
+    }
+}
+
+/// Each seat's share of the win for final `balances` (tied highest balances share it).
+pub fn shares(balances: &[i64]) -> [f64; MAX_PLAYERS] {
+    let top = balances.iter().copied().max().unwrap_or(0);
+    let winners = balances.iter().filter(|&&b| b == top).count() as f64;
+    let mut out = [0.0; MAX_PLAYERS];
+    for (slot, &b) in out.iter_mut().zip(balances) {
+        if b == top {
+            *slot = 1.0 / winners;
+        }
+    }
+    out
+}
+
+/// How many sampled futures value a state whose deals before the last cannot all be
+/// enumerated within the same budget.
+pub const FUTURES: usize = 2048;
+
+/// Values session states from measured deal outcomes (see the module doc).
+#[derive(Clone, Debug)]
+pub struct SessionEquity {
+    players: usize,
+    /// The outcomes with their probabilities.
+    outcomes: Vec<(ByPosition, f64)>,
+    /// `futures[m][f]`: the summed payments of the first `m` deals of sampled sequence `f`, in
+    /// positions of the first of them (deal `i` shifted by `i` positions as the deal passes left).
+    futures: Vec<Vec<ByPosition>>,
+}
+
+impl SessionEquity {
+    /// The equity of sessions of up to `max_deals` deals whose deals pay as `measured`; the
+    /// futures are sampled from `seed`.
+    pub fn new(measured: &DealOutcomes, max_deals: usize, seed: u64) -> SessionEquity {
+        let players = measured.players;
+        let counted = measured.outcomes();
+        let total = measured.deals();
+        assert!(total > 0, "measured deals");
+        let outcomes: Vec<(ByPosition, f64)> = counted
+            .iter()
+            .map(|&(p, n)| (p, n as f64 / total as f64))
+            .collect();
+        // Cumulative counts, to draw an outcome in proportion to how often it was measured.
+        let cumulative: Vec<u64> = counted
+            .iter()
+            .scan(0, |sum, &(_, n)| {
+                *sum += n;
+                Some(*sum)
+            })
+            .collect();
+        let mut rng: SimRng = base_rng(seed);
+        let longest = max_deals.saturating_sub(1);
+        let mut futures = vec![Vec::with_capacity(FUTURES); longest + 1];
+        for _ in 0..FUTURES {
+            let mut sum = [0; MAX_PLAYERS];
+            futures[0].push(sum);
+            for (m, sums) in futures.iter_mut().skip(1).enumerate() {
+                let draw = below(&mut rng, total);
+                let pick = cumulative.partition_point(|&c| c <= draw);
+                add_shifted(&mut sum, &counted[pick].0, m, players);
+                sums.push(sum);
+            }
+        }
+        SessionEquity {
+            players,
+            outcomes,
+            futures,
+        }
+    }
+
+    /// The table size.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Whether states with `deals` deals to come are valued exactly (every sequence of outcomes
+    /// enumerated) rather than over sampled futures.
+    pub fn is_exact(&self, deals: usize) -> bool {
+        deals <= 1 || self.enumerated(deals - 1).is_some()
+    }
+
+    /// How many sequences of `m` outcomes there are, where that is no more than [`FUTURES`].
+    fn enumerated(&self, m: usize) -> Option<usize> {
+        let mut count = 1usize;
+        for _ in 0..m {
+            count = count.checked_mul(self.outcomes.len())?;
+            if count > FUTURES {
+                return None;
+            }
+        }
+        Some(count)
+    }
+
+    /// Each position's chance of winning the session from the start of a deal, with `deals`
+    /// deals to come (this one included) and `balances` by position in this deal.
+    pub fn win_chances(&self, balances: &ByPosition, deals: usize) -> [f64; MAX_PLAYERS] {
+        let n = self.players;
+        if deals == 0 {
+            return shares(&balances[..n]);
+        }
+        let before_last = deals - 1;
+        let mut total = [0.0; MAX_PLAYERS];
+        let mut add = |start: &ByPosition, weight: f64| {
+            for &(pay, p) in &self.outcomes {
+                let mut end = *start;
+                add_shifted(&mut end, &pay, before_last, n);
+                let won = shares(&end[..n]);
+                for (t, w) in total.iter_mut().zip(won) {
+                    *t += weight * p * w;
+                }
+            }
+        };
+        if let Some(count) = self.enumerated(before_last) {
+            // Every sequence of outcomes of the deals before the last, with its probability.
+            for index in 0..count {
+                let (mut start, mut weight, mut rest) = (*balances, 1.0, index);
+                for m in 0..before_last {
+                    let (pay, p) = self.outcomes[rest % self.outcomes.len()];
+                    rest /= self.outcomes.len();
+                    add_shifted(&mut start, &pay, m, n);
+                    weight *= p;
+                }
+                add(&start, weight);
+            }
+        } else {
+            assert!(
+                before_last < self.futures.len(),
+                "a session longer than the equity was built for"
+            );
+            let weight = 1.0 / FUTURES as f64;
+            for future in &self.futures[before_last] {
+                let mut start = *balances;
+                for (b, f) in start.iter_mut().zip(future).take(n) {
+                    *b += f;
+                }
+                add(&start, weight);
+            }
+        }
+        total
+    }
+
+    /// The chance that `seat` wins the session after a deal of `session`, dealt by `dealer`,
+    /// that paid `payments` (by seat).
+    pub fn win_chance_after(
+        &self,
+        session: &SessionState,
+        dealer: usize,
+        payments: &[i64],
+        seat: usize,
+    ) -> f64 {
+        let n = self.players;
+        // The next deal is dealt by the seat to the dealer's left: position p there is seat
+        // dealer + 2 + p.
+        let mut balances = [0; MAX_PLAYERS];
+        for (position, slot) in balances.iter_mut().enumerate().take(n) {
+            let s = (dealer + 2 + position) % n;
+            *slot = session.balances[s] + payments[s];
+        }
+        let chances = self.win_chances(&balances, session.deals_after() as usize);
+        chances[(seat + 2 * n - dealer - 2) % n]
+    }
+}
+
+/// Adds `pay`, the payments of the deal `shift` deals after the first (by its own positions),
+/// to `sum` (by positions of the first deal): the deal passes left, so position p of that deal
+/// is position p + shift of the first.
+fn add_shifted(sum: &mut ByPosition, pay: &ByPosition, shift: usize, players: usize) {
+    for (p, &amount) in pay.iter().enumerate().take(players) {
+        sum[(p + shift) % players] += amount;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At three players: eldest declares and wins or loses 3 from each, or nobody declares.
+    fn eldest_threes() -> DealOutcomes {
+        let mut m = DealOutcomes::new(3);
+        m.add([6, -3, -3, 0, 0, 0, 0], 2);
+        m.add([-6, 3, 3, 0, 0, 0, 0], 1);
+        m.add([0; MAX_PLAYERS], 1);
+        m
+    }
+
+    #[test]
+    fn outcomes_read_back_from_their_csv_and_bad_files_are_named() {
+        let measured = eldest_threes();
+        let text = measured.to_csv();
+        assert!(text.starts_with("count,p0,p1,p2\n"), "{text}");
+        assert_eq!(
+            DealOutcomes::from_csv(&text).unwrap().outcomes(),
+            measured.outcomes()
+        );
+        for (bad, why) in [
+            ("", "empty"),
+            ("count,p0\n1,0\n", "header"),
+            ("count,p1,p0,p2\n1,0,0,0\n", "header"),
+            ("count,p0,p1,p2\n1,0,0\n", "line 2: 3 fields"),
+            ("count,p0,p1,p2\nx,0,0,0\n", "count"),
+            ("count,p0,p1,p2\n1,0,0.5,0\n", "whole number"),
+            ("count,p0,p1,p2\n", "no deals"),
+        ] {
+            let error = DealOutcomes::from_csv(bad).unwrap_err();
+            assert!(error.contains(why), "{bad:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn shares_split_the_win_between_tied_leaders() {
+        assert_eq!(shares(&[3, 5, 5, -13])[..4], [0.0, 0.5, 0.5, 0.0]);
+        assert_eq!(shares(&[0, 0, 0])[..3], [1.0 / 3.0; 3]);
+    }
+
+    #[test]
+    fn a_lead_no_deal_can_close_wins_for_certain_with_one_deal_left() {
+        let equity = SessionEquity::new(&eldest_threes(), 8, 1);
+        // The most one deal moves two balances apart is 9 (6 up, 3 down).
+        let chances = equity.win_chances(&[10, 0, -10, 0, 0, 0, 0], 1);
+        assert_eq!(chances[..3], [1.0, 0.0, 0.0]);
+        assert!(equity.is_exact(1));
+    }
+
+    #[test]
+    fn one_deal_left_is_the_outcomes_weighted() {
+        let equity = SessionEquity::new(&eldest_threes(), 8, 1);
+        // Level: eldest wins alone when it makes (1/2), the other two share when it fails
+        // (1/4), all three share when nobody declares (1/4).
+        let chances = equity.win_chances(&[0; MAX_PLAYERS], 1);
+        assert!(
+            (chances[0] - (0.5 + 0.25 / 3.0)).abs() < 1e-12,
+            "{chances:?}"
+        );
+        assert!(
+            (chances[1] - (0.125 + 0.25 / 3.0)).abs() < 1e-12,
+            "{chances:?}"
+        );
+        assert!((chances.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn enumeration_and_sampled_futures_agree() {
+        // Two deals left at three players: 4 outcomes, enumerated; a table with many outcomes
+        // samples, and the two agree where both can be computed.
+        let measured = eldest_threes();
+        let equity = SessionEquity::new(&measured, 8, 1);
+        assert!(equity.is_exact(6));
+        let start = [3, -3, 0, 0, 0, 0, 0];
+        let exact = equity.win_chances(&start, 6);
+        let mut sampled = equity.clone();
+        sampled
+            .outcomes
+            .extend((0..FUTURES).map(|_| ([0; MAX_PLAYERS], 0.0)));
+        assert!(!sampled.is_exact(6));
+        let estimate = sampled.win_chances(&start, 6);
+        for seat in 0..3 {
+            assert!(
+                (exact[seat] - estimate[seat]).abs() < 0.03,
+                "{exact:?} {estimate:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_level_session_is_fair_over_the_first_dealer() {
+        // Every seat deals equally often over a session of six at three players: level at the
+        // start, the chances averaged over who deals first are a third each.
+        let equity = SessionEquity::new(&eldest_threes(), 6, 1);
+        let chances = equity.win_chances(&[0; MAX_PLAYERS], 6);
+        let mean = (chances[0] + chances[1] + chances[2]) / 3.0;
+        assert!((mean - 1.0 / 3.0).abs() < 1e-12);
+        // And by position too: each is eldest in two of the six deals, and the final balances
+        // do not depend on the order of the deals, so rotating the positions changes nothing.
+        for seat in 0..3 {
+            assert!((chances[seat] - 1.0 / 3.0).abs() < 1e-9, "{chances:?}");
+        }
+    }
+
+    #[test]
+    fn the_state_after_a_deal_is_read_from_the_next_dealers_left() {
+        let equity = SessionEquity::new(&eldest_threes(), 8, 1);
+        let mut balances = [0; MAX_PLAYERS];
+        balances[..3].copy_from_slice(&[4, -2, -2]);
+        let session = SessionState {
+            deal: 8,
+            deals: 8,
+            balances,
+        };
+        // The last deal: the chance is the share of the final balances, seat by seat.
+        let pay = [-3, 6, -3];
+        assert_eq!(equity.win_chance_after(&session, 2, &pay, 1), 1.0);
+        assert_eq!(equity.win_chance_after(&session, 2, &pay, 0), 0.0);
+        let level = [-4, 2, 2];
+        assert_eq!(equity.win_chance_after(&session, 0, &level, 2), 1.0 / 3.0);
+    }
+}
