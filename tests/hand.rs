@@ -56,6 +56,7 @@ impl Setup {
             play: self.play.as_ref(),
             dd_column: true,
             auction: false,
+            session: None,
         }
     }
 
@@ -354,6 +355,98 @@ fn lookahead_bids_what_its_hand_is_worth() {
 }
 
 #[test]
+fn lookahead_bidding_to_win_goes_for_the_nap_that_alone_overtakes_the_leader() {
+    use napsim::game::SessionState;
+    use napsim::rules::MAX_PLAYERS;
+    let profile = Profile::default_profile();
+    // Four is certain (+12), Nap made about a quarter of the time: units say Four.
+    let others = ["2H 3H 4H 5H 6H", "3D 4D 5D 6D 7D", "2C 3C 4C 5C 6C"];
+    let hands: Vec<CardSet> = std::iter::once("AS KS QS JS 2D")
+        .chain(others)
+        .map(hand)
+        .collect();
+    let mut state = DealState::new(&profile, 3, &hands);
+    let call = |state: &DealState, spec: &str| {
+        let policy = bid_policy(spec, &profile).unwrap();
+        policy.call(&BidView::new(state), &mut base_rng(1))
+    };
+    let (four, nap) = (
+        Call::Bid(profile.bid_id("four").unwrap()),
+        Call::Bid(profile.bid_id("nap").unwrap()),
+    );
+    let wins = "lookahead:worlds=256,objective=wins";
+    assert_eq!(call(&state, "lookahead:worlds=256,objective=units"), four);
+    assert_eq!(
+        call(&state, wins),
+        four,
+        "outside a session, wins bids as units"
+    );
+    // The last deal of the session: seat 0 (eldest) at -9, seat 1 at +9. A made Four leaves
+    // seat 0 at +3 against +5; only a made Nap (+15, the leader to +4) wins.
+    let mut balances = [0; MAX_PLAYERS];
+    balances[..4].copy_from_slice(&[-9, 9, 0, 0]);
+    state.set_session(SessionState {
+        deal: 8,
+        deals: 8,
+        balances,
+    });
+    assert_eq!(call(&state, "lookahead:worlds=256,objective=units"), four);
+    assert_eq!(call(&state, wins), nap);
+    // Ahead by as much instead, the certain Four keeps the lead: wins bids Four.
+    balances[..4].copy_from_slice(&[9, -9, 0, 0]);
+    state.set_session(SessionState {
+        deal: 8,
+        deals: 8,
+        balances,
+    });
+    assert_eq!(call(&state, wins), four);
+}
+
+#[test]
+fn lookahead_objectives_and_equity_files_are_checked() {
+    use napsim::eval::equity::DealOutcomes;
+    use napsim::rules::MAX_PLAYERS;
+    let profile = Profile::default_profile();
+    let refused = |spec: &str, needle: &str| {
+        let error = bid_policy(spec, &profile).err().expect(spec).to_string();
+        assert!(error.contains(needle), "{spec}: {error}");
+    };
+    refused("lookahead:objective=money", "units or wins");
+    refused(
+        "lookahead:objective=wins,auction=off",
+        "leave out auction=off",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("outcomes.csv");
+    let mut measured = DealOutcomes::new(4);
+    measured.add([9, -3, -3, -3, 0, 0, 0], 3);
+    measured.add([0; MAX_PLAYERS], 5);
+    std::fs::write(&file, measured.to_csv()).unwrap();
+    let with_file = format!("lookahead:objective=wins,equity=({})", file.display());
+    refused(&with_file.replace("wins", "units"), "for objective=wins");
+    refused(
+        "lookahead:objective=wins,equity=(/no/such/file.csv)",
+        "cannot read it",
+    );
+    std::fs::write(dir.path().join("bad.csv"), "count,p0\n").unwrap();
+    refused(
+        &format!(
+            "lookahead:objective=wins,equity=({})",
+            dir.path().join("bad.csv").display()
+        ),
+        "not the --outcomes of napsim equity",
+    );
+    let policy = bid_policy(&with_file, &profile).unwrap();
+    assert!(policy.check_table(4).is_ok());
+    assert!(
+        policy
+            .check_table(3)
+            .unwrap_err()
+            .contains("measured at 4 players")
+    );
+}
+
+#[test]
 fn lookahead_with_auction_on_calls_the_evaluators_best_call_in_the_whole_auction() {
     use rand_core::SeedableRng;
     let profile = Profile::default_profile();
@@ -387,6 +480,7 @@ fn lookahead_with_auction_on_calls_the_evaluators_best_call_in_the_whole_auction
         play: heuristic.as_ref(),
         dd_column: false,
         auction: true,
+        session: None,
     };
     let tally = query.evaluate(
         2048,

@@ -49,6 +49,7 @@ pub fn call_hint(
         play: coach.play,
         dd_column: true,
         auction: true,
+        session: None,
     };
     Ok(query
         .run(coach.worlds, seed, coach.threads, &Silent)?

@@ -83,6 +83,7 @@ impl Hand {
             play: self.play.as_ref(),
             dd_column: self.job.dd,
             auction: self.job.auction,
+            session: None,
         }
     }
 

@@ -280,6 +280,7 @@ fn review_calls(
             play: judge.play,
             dd_column: false,
             auction: true,
+            session: None,
         };
         // Calls are reviewed with streams apart from the cards' (whose indices start at 0).
         let call_seed = seed ^ (0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(position as u64 + 1));

@@ -1,4 +1,5 @@
-//! `lookahead[:worlds=K,play=SPEC,others=SPEC,auction=off|on]`: bids by evaluating its own hand.
+//! `lookahead[:worlds=K,play=SPEC,others=SPEC,auction=off|on,objective=units|wins,equity=(FILE)]`:
+//! bids by evaluating its own hand.
 //!
 //! At its turn the seat runs the hand evaluator ([`crate::eval::hand`]) on its hand: K
 //! worlds dealt from the cards it cannot see, kept when the earlier seats, bidding with
@@ -9,21 +10,38 @@
 //! later seats bidding with `others` too. Expected units count the bid's payouts only, not the
 //! kitty. A world that the earlier calls keep rejecting (1,000 draws) is kept anyway, so the bot
 //! always answers. Worlds come from the RNG handed in.
+//!
+//! `objective=` values the calls in the whole auction (it implies `auction=on`): `units`, the
+//! expected units, as above; `wins`, in a session, the chance of winning the session after the
+//! deal (ties to the higher units), from the session equity
+//! ([`crate::eval::equity`]) of the table as the bidder assumes it: `others` bidding, `play`
+//! playing, measured on [`EQUITY_DEALS`] deals the first time it bids at a table size, or read
+//! from `equity=(FILE)` (the `--outcomes` of `napsim equity`). Outside a session, `wins` bids
+//! as `units` does.
 
 use rand_core::SeedableRng;
 
+use std::sync::OnceLock;
+
 use super::{bid_policy, play_policy};
-use crate::eval::hand::{HandQuery, TooRare};
+use crate::eval::equity::{DealOutcomes, SessionEquity, SessionQuery, measure};
+use crate::eval::hand::{HandQuery, TooRare, call_at};
 use crate::game::Call;
 use crate::policy::{BidPolicy, BidView, PlayPolicy, Spec, SpecError};
 use crate::rng::{SimRng, next_u64};
-use crate::rules::Profile;
+use crate::rules::{MAX_PLAYERS, Profile};
 
 /// Largest world count accepted.
 pub const MAX_WORLDS: u64 = 1_000_000;
 
 /// Draws allowed per kept world before a world is kept regardless of the earlier calls.
 const MAX_DRAWS: u64 = 1_000;
+
+/// Deals measured for the session equity when no `equity=` file is given.
+pub const EQUITY_DEALS: u64 = 50_000;
+
+/// The seed of that measurement: fixed, so that the bidder is the same in every run.
+const EQUITY_SEED: u64 = 0x6571_7569_7479;
 
 /// The lookahead bidder.
 pub struct Lookahead {
@@ -32,30 +50,106 @@ pub struct Lookahead {
     others: Box<dyn BidPolicy>,
     /// Whether it calls by the values in the whole auction.
     auction: bool,
+    /// Whether, in a session, it calls for the chance of winning it (`objective=wins`).
+    wins: bool,
+    /// The payments of one deal read from `equity=`, if given.
+    measured: Option<DealOutcomes>,
+    /// The session equity by table size, made the first time it is needed.
+    equity: [OnceLock<SessionEquity>; MAX_PLAYERS + 1],
+    /// The profile's session length: the equity values sessions up to it.
+    session_deals: usize,
 }
 
 impl Lookahead {
     /// Builds the policy from its spec (worlds default 64).
     pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Lookahead, SpecError> {
-        spec.check_keys(&["worlds", "play", "others", "auction"])?;
+        spec.check_keys(&["worlds", "play", "others", "auction", "objective", "equity"])?;
         let worlds = spec.count("worlds", 64, MAX_WORLDS, "a whole number of worlds")?;
         let play_spec = spec.get("play").unwrap_or("heuristic");
         let others_spec = spec.get("others").unwrap_or("threshold");
+        let bad = |key: &str, reason: &str| SpecError::BadValue {
+            policy: "lookahead".into(),
+            key: key.into(),
+            value: spec.get(key).unwrap_or_default().into(),
+            reason: reason.into(),
+        };
+        let objective = spec.get("objective");
+        let wins = match objective {
+            None | Some("units") => false,
+            Some("wins") => true,
+            Some(_) => return Err(bad("objective", "units or wins")),
+        };
+        // An objective compares calls in the whole auction, whichever it is.
+        let auction = spec.switch("auction", objective.is_some())?;
+        if objective.is_some() && !auction {
+            return Err(bad(
+                "auction",
+                "objective= values calls in the whole auction: leave out auction=off",
+            ));
+        }
+        let measured = match spec.get("equity") {
+            None => None,
+            Some(_) if !wins => return Err(bad("equity", "an equity file is for objective=wins")),
+            Some(file) => {
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| bad("equity", &format!("cannot read it: {e}")))?;
+                Some(DealOutcomes::from_csv(&text).map_err(|e| {
+                    bad(
+                        "equity",
+                        &format!("not the --outcomes of napsim equity: {e}"),
+                    )
+                })?)
+            }
+        };
         Ok(Lookahead {
             worlds,
             play: play_policy(play_spec, profile)?,
             others: bid_policy(others_spec, profile)?,
-            auction: spec.switch("auction", false)?,
+            auction,
+            wins,
+            measured,
+            equity: std::array::from_fn(|_| OnceLock::new()),
+            session_deals: profile.session_deals(),
+        })
+    }
+
+    /// The session equity at a table of `players` (measured the first time).
+    fn equity(&self, profile: &Profile, players: usize) -> &SessionEquity {
+        self.equity[players].get_or_init(|| {
+            let measured = match &self.measured {
+                Some(measured) => measured.clone(),
+                None => {
+                    let table = (self.others.as_ref(), self.play.as_ref());
+                    measure(profile, players, table, EQUITY_DEALS, EQUITY_SEED)
+                }
+            };
+            SessionEquity::new(&measured, self.session_deals, EQUITY_SEED)
         })
     }
 }
 
 impl BidPolicy for Lookahead {
     fn check_table(&self, players: usize) -> Result<(), String> {
+        if let Some(measured) = &self.measured
+            && measured.players() != players
+        {
+            return Err(format!(
+                "the equity file was measured at {} players, the table has {players}",
+                measured.players()
+            ));
+        }
         self.others.check_table(players)
     }
 
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
+        // In a session no longer than the equity values, the chance of winning it.
+        let session = view
+            .session()
+            .filter(|s| self.wins && s.deals as usize <= self.session_deals)
+            .map(|s| {
+                let equity = self.equity(view.profile(), view.players());
+                SessionQuery::new(equity, view.profile(), (s, view.dealer()), view.position())
+            });
         let query = HandQuery {
             profile: view.profile(),
             players: view.players(),
@@ -66,6 +160,7 @@ impl BidPolicy for Lookahead {
             play: self.play.as_ref(),
             dd_column: false,
             auction: self.auction,
+            session: session.as_ref(),
         };
         let mut deal_rng = SimRng::seed_from_u64(next_u64(rng));
         let mut policy_rng = SimRng::seed_from_u64(next_u64(rng));
@@ -76,6 +171,10 @@ impl BidPolicy for Lookahead {
             MAX_DRAWS,
             TooRare::KeepLast,
         );
+        if let Some(auction) = tally.auction.as_ref().filter(|_| session.is_some()) {
+            let legal = (0..auction.calls.len()).filter(|&c| view.is_legal(call_at(c)));
+            return auction.best_chance(legal).map_or(Call::Pass, call_at);
+        }
         let summary = query.summarise(&tally);
         if self.auction {
             // The calls valued are the legal ones: the earlier calls are the view's own.

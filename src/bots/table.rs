@@ -117,7 +117,8 @@ pub struct InputFileError {
     pub source: std::io::Error,
 }
 
-/// The files that the policies of `specs` read (`table:file=...`, also nested in another
+/// The files that the policies of `specs` read (`table:file=...`, `tuned:file=...`,
+/// `lookahead:equity=...`, also nested in another
 /// policy's parameters), each with a digest of its bytes: a run's result depends on them, so
 /// they belong to its identity (a part or checkpoint made with another table is refused).
 pub fn input_files(
@@ -126,6 +127,11 @@ pub fn input_files(
     fn walk(spec: &Spec, found: &mut Vec<String>) {
         if (spec.name == "table" || spec.name == "tuned")
             && let Some(file) = spec.get("file")
+        {
+            found.push(file.to_string());
+        }
+        if spec.name == "lookahead"
+            && let Some(file) = spec.get("equity")
         {
             found.push(file.to_string());
         }

@@ -143,7 +143,8 @@ pub enum RulesAction {
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
     /// Bid policy spec for every seat: pass, threshold[:three=11,...], always:bid=BID,
-    /// lookahead[:worlds=K,play=SPEC,others=SPEC,auction=off|on], table:file=(FILE.csv).
+    /// lookahead[:worlds=K,play=SPEC,others=SPEC,auction=off|on,objective=units|wins],
+    /// table:file=(FILE.csv).
     #[arg(long, value_name = "SPEC", default_value = "threshold")]
     pub bid: String,
     /// Play policy spec for every seat: random, heuristic, expert[:worlds=K], pimc[:worlds=K],

@@ -15,9 +15,12 @@
 //! the deals before it (common futures: every query uses the same sampled sequences, so two
 //! states compare on the same futures and their difference is far more precise than either).
 
-use crate::game::SessionState;
+use std::sync::OnceLock;
+
+use crate::game::{DealState, SessionState, Shuffler};
+use crate::policy::{BidPolicy, PlayPolicy, Table, run_deal};
 use crate::rng::{SimRng, base_rng, below};
-use crate::rules::MAX_PLAYERS;
+use crate::rules::{BidId, MAX_BIDS, MAX_PLAYERS, Profile};
 
 /// A payment vector by position in the auction: index 0 the eldest, the dealer last.
 pub type ByPosition = [i64; MAX_PLAYERS];
@@ -148,6 +151,37 @@ impl DealOutcomes {
     }
 }
 
+/// Measures what one deal pays at a table of `players` where every seat bids by `bid` and
+/// plays by `play`: `deals` deals from `seed`, the dealer passing left (the kitty carried, where
+/// the profile has one).
+pub fn measure(
+    profile: &Profile,
+    players: usize,
+    (bid, play): (&dyn BidPolicy, &dyn PlayPolicy),
+    deals: u64,
+    seed: u64,
+) -> DealOutcomes {
+    let (mut deal_rng, mut policy_rng) = crate::rng::block_streams(seed, 0);
+    let table = Table::uniform(bid, play);
+    let mut shuffler = Shuffler::new(profile, players);
+    let mut measured = DealOutcomes::new(players);
+    let (mut dealer, mut kitty) = (0, 0);
+    for _ in 0..deals {
+        let dealt = shuffler.deal(dealer, &mut deal_rng);
+        let mut state = DealState::from_dealt(profile, dealer, &dealt, players);
+        state.set_kitty(kitty);
+        run_deal(&mut state, &table, &mut policy_rng);
+        shuffler.collect(&state);
+        measured.add(
+            DealOutcomes::by_position(&state.payments(), dealer, players),
+            1,
+        );
+        kitty = state.kitty_after();
+        dealer = (dealer + 1) % players;
+    }
+    measured
+}
+
 /// Each seat's share of the win for final `balances` (tied highest balances share it).
 pub fn shares(balances: &[i64]) -> [f64; MAX_PLAYERS] {
     let top = balances.iter().copied().max().unwrap_or(0);
@@ -221,6 +255,11 @@ impl SessionEquity {
         self.players
     }
 
+    /// The longest session it values: one more deal than its longest sampled future.
+    pub fn max_deals(&self) -> usize {
+        self.futures.len()
+    }
+
     /// Whether states with `deals` deals to come are valued exactly (every sequence of outcomes
     /// enumerated) rather than over sampled futures.
     pub fn is_exact(&self, deals: usize) -> bool {
@@ -287,25 +326,92 @@ impl SessionEquity {
         total
     }
 
-    /// The chance that `seat` wins the session after a deal of `session`, dealt by `dealer`,
-    /// that paid `payments` (by seat).
-    pub fn win_chance_after(
+    /// The chance that the seat at `position` wins the session after a deal that began with
+    /// `balances` and paid `payments` (both by position in that deal), `deals_after` deals
+    /// still to come after it.
+    pub fn chance_after(
         &self,
-        session: &SessionState,
-        dealer: usize,
-        payments: &[i64],
-        seat: usize,
+        balances: &ByPosition,
+        payments: &ByPosition,
+        deals_after: usize,
+        position: usize,
     ) -> f64 {
         let n = self.players;
-        // The next deal is dealt by the seat to the dealer's left: position p there is seat
-        // dealer + 2 + p.
-        let mut balances = [0; MAX_PLAYERS];
-        for (position, slot) in balances.iter_mut().enumerate().take(n) {
-            let s = (dealer + 2 + position) % n;
-            *slot = session.balances[s] + payments[s];
+        // The next deal is dealt by this deal's eldest: its position p is this deal's p + 1.
+        let mut next = [0; MAX_PLAYERS];
+        for (p, slot) in next.iter_mut().enumerate().take(n) {
+            let here = (p + 1) % n;
+            *slot = balances[here] + payments[here];
         }
-        let chances = self.win_chances(&balances, session.deals_after() as usize);
-        chances[(seat + 2 * n - dealer - 2) % n]
+        self.win_chances(&next, deals_after)[(position + n - 1) % n]
+    }
+}
+
+/// One seat's view of its session while it values its calls: what each way this deal can end
+/// leaves it of the chance of winning the session. The ways are few (nobody declares, or a
+/// seat declares a bid and makes or loses it), so each is valued once, when first needed.
+pub struct SessionQuery<'a> {
+    equity: &'a SessionEquity,
+    profile: &'a Profile,
+    /// Balances before this deal, by position in it.
+    balances: ByPosition,
+    deals_after: usize,
+    /// The seat's position in this deal.
+    position: usize,
+    /// The chance after each ending: passed out first, then per declarer, bid and made.
+    chances: Vec<OnceLock<f64>>,
+}
+
+impl<'a> SessionQuery<'a> {
+    /// The seat at `position` of a deal of `session` dealt by `dealer` (by seat), valued by
+    /// `equity`.
+    pub fn new(
+        equity: &'a SessionEquity,
+        profile: &'a Profile,
+        (session, dealer): (&SessionState, usize),
+        position: usize,
+    ) -> SessionQuery<'a> {
+        let n = equity.players;
+        let mut balances = [0; MAX_PLAYERS];
+        for (p, slot) in balances.iter_mut().enumerate().take(n) {
+            *slot = session.balances[(dealer + 1 + p) % n];
+        }
+        SessionQuery {
+            equity,
+            profile,
+            balances,
+            deals_after: session.deals_after() as usize,
+            position,
+            chances: (0..1 + n * MAX_BIDS * 2).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The seat's chance of winning the session when this deal ends with `contract` (the
+    /// declarer's position, the bid and whether it was made; None: passed out), the bid's
+    /// payouts settled as the hand evaluator counts them (no kitty).
+    pub fn chance(&self, contract: Option<(usize, BidId, bool)>) -> f64 {
+        let n = self.equity.players;
+        let slot = match contract {
+            None => 0,
+            Some((declarer, bid, made)) => {
+                1 + (declarer * MAX_BIDS + bid.index()) * 2 + usize::from(made)
+            }
+        };
+        *self.chances[slot].get_or_init(|| {
+            let mut payments = [0; MAX_PLAYERS];
+            if let Some((declarer, id, made)) = contract {
+                let bid = self.profile.bid(id);
+                for (p, pay) in payments.iter_mut().enumerate().take(n) {
+                    *pay = if p == declarer {
+                        bid.declarer_units(made, n)
+                    } else {
+                        bid.defender_units(made)
+                    };
+                }
+            }
+            self.equity
+                .chance_after(&self.balances, &payments, self.deals_after, self.position)
+        })
     }
 }
 
@@ -427,18 +533,47 @@ mod tests {
     #[test]
     fn the_state_after_a_deal_is_read_from_the_next_dealers_left() {
         let equity = SessionEquity::new(&eldest_threes(), 8, 1);
+        let balances = [4, -2, -2, 0, 0, 0, 0];
+        // The last deal: the chance is the share of the final balances.
+        let pay = [-3, 6, -3, 0, 0, 0, 0];
+        assert_eq!(equity.chance_after(&balances, &pay, 0, 1), 1.0);
+        assert_eq!(equity.chance_after(&balances, &pay, 0, 0), 0.0);
+        let level = [-4, 2, 2, 0, 0, 0, 0];
+        assert_eq!(equity.chance_after(&balances, &level, 0, 2), 1.0 / 3.0);
+        // With a deal to come, the next deal's eldest is this deal's position 1: level
+        // balances, and eldest only declares, so position 1 has the eldest's chance.
+        let zero = [0; MAX_PLAYERS];
+        let next = equity.win_chances(&zero, 1);
+        assert_eq!(equity.chance_after(&zero, &zero, 1, 1), next[0]);
+        assert_eq!(equity.chance_after(&zero, &zero, 1, 0), next[2]);
+    }
+
+    #[test]
+    fn a_seat_s_query_values_each_ending_by_the_profile_s_payouts() {
+        let profile = Profile::default_profile();
+        let mut measured = DealOutcomes::new(4);
+        measured.add([0; MAX_PLAYERS], 1);
+        let equity = SessionEquity::new(&measured, 8, 1);
         let mut balances = [0; MAX_PLAYERS];
-        balances[..3].copy_from_slice(&[4, -2, -2]);
-        let session = SessionState {
+        balances[..4].copy_from_slice(&[-9, 9, 0, 0]);
+        let last = SessionState {
             deal: 8,
             deals: 8,
             balances,
         };
-        // The last deal: the chance is the share of the final balances, seat by seat.
-        let pay = [-3, 6, -3];
-        assert_eq!(equity.win_chance_after(&session, 2, &pay, 1), 1.0);
-        assert_eq!(equity.win_chance_after(&session, 2, &pay, 0), 0.0);
-        let level = [-4, 2, 2];
-        assert_eq!(equity.win_chance_after(&session, 0, &level, 2), 1.0 / 3.0);
+        // Dealer seat 3: seat 0 is eldest (position 0), at -9; seat 1 leads at +9. Only a
+        // made Nap (5 from each of three, to +6 against seat 1's +4) lifts seat 0 past it; a
+        // made Four (4 from each) leaves it at +3 against +5.
+        let query = SessionQuery::new(&equity, &profile, (&last, 3), 0);
+        let bid = |name: &str| {
+            profile
+                .bid_ids()
+                .find(|&id| profile.bid(id).name() == name)
+                .unwrap()
+        };
+        assert_eq!(query.chance(None), 0.0);
+        assert_eq!(query.chance(Some((0, bid("four"), true))), 0.0);
+        assert_eq!(query.chance(Some((0, bid("nap"), true))), 1.0);
+        assert_eq!(query.chance(Some((0, bid("nap"), false))), 0.0);
     }
 }

@@ -130,6 +130,7 @@ fn draw(
         .configure_mesh()
         .x_desc("lead over each other player (units; the others level)")
         .y_desc("chance of winning the session")
+        .x_label_formatter(&|x| format!("{x:+.0}"))
         .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
         .label_style((FONT, 15))
         .draw()?;

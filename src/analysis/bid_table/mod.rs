@@ -305,6 +305,7 @@ fn evaluate_seat(
         play: config.play,
         dd_column: dd,
         auction: false,
+        session: None,
     };
     let entry = tally
         .classes

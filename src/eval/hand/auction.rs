@@ -107,7 +107,15 @@ pub struct AuctionTally {
     /// Whether an adaptive run stopped valuing passing (a dropped bid's call stops with it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pass_dropped: bool,
+    /// With a session ([`HandQuery::session`]), one entry per call: the chance of winning the
+    /// session after it, in [`CHANCE_SCALE`]ths (integers, so that sums do not depend on the
+    /// order of merging), summed and squared-summed over the worlds valued. Empty without one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wins: Vec<(u64, u128)>,
 }
+
+/// The unit of a tallied chance of winning: 2^-24 (a chance is rounded to it).
+pub const CHANCE_SCALE: f64 = (1u64 << 24) as f64;
 
 impl AuctionTally {
     /// An empty tally for the calls of a profile of `bids` bids.
@@ -118,12 +126,29 @@ impl AuctionTally {
             pairs: vec![0; pair_count(calls)],
             played: vec![0; calls],
             pass_dropped: false,
+            wins: Vec::new(),
         }
     }
 
-    /// Adds one world's values of the calls valued (`valued`: a mask of call indices).
-    pub(super) fn add_world(&mut self, units: &[i64], contract: &[bool], valued: u128) {
+    /// Adds one world's values of the calls valued (`valued`: a mask of call indices), and,
+    /// with a session, each call's chance of winning it.
+    pub(super) fn add_world(
+        &mut self,
+        (units, contract): (&[i64], &[bool]),
+        chances: Option<&[f64]>,
+        valued: u128,
+    ) {
         let is_valued = |c: usize| valued >> c & 1 == 1;
+        if let Some(chances) = chances {
+            self.wins.resize(self.calls.len(), (0, 0));
+            for (c, (sum, sum_sq)) in self.wins.iter_mut().enumerate() {
+                if is_valued(c) {
+                    let q = (chances[c] * CHANCE_SCALE).round() as u64;
+                    *sum += q;
+                    *sum_sq += u128::from(q) * u128::from(q);
+                }
+            }
+        }
         for (c, outcome) in self.calls.iter_mut().enumerate() {
             if is_valued(c) {
                 let u = units[c];
@@ -159,6 +184,15 @@ impl AuctionTally {
             }
         }
         self.pass_dropped |= other.pass_dropped;
+        if !other.wins.is_empty() {
+            self.wins.resize(calls, (0, 0));
+            for (c, (sum, sum_sq)) in other.wins.iter().enumerate() {
+                if !dropped(c) {
+                    self.wins[c].0 += sum;
+                    self.wins[c].1 += sum_sq;
+                }
+            }
+        }
     }
 
     /// Whether the counts are those of `worlds` worlds of a profile of `bids` bids: one entry
@@ -219,6 +253,33 @@ impl AuctionTally {
             .flatten()
     }
 
+    /// Call `index`'s chance of winning the session, and its standard error over the worlds
+    /// (None without a session or without worlds).
+    pub fn win_chance(&self, index: usize) -> Option<(f64, f64)> {
+        let &(sum, sum_sq) = self.wins.get(index)?;
+        let n = self.call_worlds(index);
+        let (mean, se) = mean_se(n, i64::try_from(sum).ok()?, sum_sq)?;
+        Some((mean / CHANCE_SCALE, se / CHANCE_SCALE))
+    }
+
+    /// Of the calls `candidates`, the one with the highest chance of winning the session (ties
+    /// to the one with the higher mean units, then to the earlier call): None without
+    /// candidates or without a session.
+    pub fn best_chance(&self, candidates: impl IntoIterator<Item = usize>) -> Option<usize> {
+        let key = |c: usize| {
+            let chance = self.wins.get(c).map_or(0, |w| w.0);
+            let ev = self.ev(c).map_or(f64::NEG_INFINITY, |(mean, _)| mean);
+            (chance, ev)
+        };
+        if self.wins.is_empty() {
+            return None;
+        }
+        candidates.into_iter().fold(None, |best, c| match best {
+            Some(b) if key(b) >= key(c) => Some(b),
+            _ => Some(c),
+        })
+    }
+
     /// Call `index`'s mean units and their standard error.
     pub fn ev(&self, index: usize) -> Option<(f64, f64)> {
         let c = self.calls.get(index)?;
@@ -267,6 +328,8 @@ impl HandQuery<'_> {
         let calls = played.len() + 1;
         let mut units = [0; MAX_BIDS + 1];
         let mut contract = [false; MAX_BIDS + 1];
+        // With a session: each call's chance of winning it, from how the deal ended.
+        let mut chances = [0.0; MAX_BIDS + 1];
         let mut others_played: Vec<(OtherContract, u8)> = Vec::new();
         for c in (0..calls).filter(|&c| valued >> c & 1 == 1) {
             let mut state = before.clone();
@@ -282,13 +345,19 @@ impl HandQuery<'_> {
             let Some(won) = state.contract() else {
                 units[c] = PASSED_OUT_UNITS;
                 contract[c] = c == PASS_INDEX;
+                if let Some(session) = self.session {
+                    chances[c] = session.chance(None);
+                }
                 continue;
             };
             let bid = self.profile.bid(won.bid);
             contract[c] = won.declarer == self.seat;
             if won.declarer == self.seat {
-                let tricks = played[won.bid.index()].tricks;
-                units[c] = bid.declarer_units(bid.is_made(tricks), self.players);
+                let made = bid.is_made(played[won.bid.index()].tricks);
+                units[c] = bid.declarer_units(made, self.players);
+                if let Some(session) = self.session {
+                    chances[c] = session.chance(Some((self.seat, won.bid, made)));
+                }
                 continue;
             }
             let key = OtherContract {
@@ -316,8 +385,12 @@ impl HandQuery<'_> {
                 }
             };
             units[c] = bid.defender_units(bid.is_made(tricks));
+            if let Some(session) = self.session {
+                chances[c] = session.chance(Some((won.declarer, won.bid, bid.is_made(tricks))));
+            }
         }
-        tally.add_world(&units[..calls], &contract[..calls], valued);
+        let session = self.session.map(|_| &chances[..calls]);
+        tally.add_world((&units[..calls], &contract[..calls]), session, valued);
     }
 
     /// Plays another seat's contract from the end of its auction by `play` with the play stream

@@ -62,6 +62,9 @@ pub struct HandQuery<'a> {
     /// Also value every call, passing included, in the whole auction: the later seats bid
     /// with `others` too, and whoever wins plays ([`auction`]).
     pub auction: bool,
+    /// With `auction`, also the chance of winning the session after each call: the session's
+    /// state and its equity, seen from the hand's seat. None: the deal is valued on its own.
+    pub session: Option<&'a crate::eval::equity::SessionQuery<'a>>,
 }
 
 /// How one bid fared over the worlds. Stored in files as the array `[made, dd_made, units,
