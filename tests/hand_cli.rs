@@ -549,3 +549,109 @@ fn the_default_play_is_the_same_whatever_the_threads() {
         .find(|b| b["bid"] == "misere");
     assert!(misere.is_some(), "{doc}");
 }
+
+#[test]
+fn a_session_s_last_deal_behind_the_leader_recommends_the_nap_that_alone_wins_it() {
+    // At four players under heather-1875, the eldest at -9 and the second seat at +9 on the
+    // last deal: a certain Four (+12) leaves the eldest 2 behind; only a made Nap wins.
+    let hand = ["hand", "AS KS QS JS 2D", "--worlds", "1000", "--seed", "3"];
+    let session = ["--session", "8/8:-9,+9,0,0", "--quiet", "--json"];
+    let doc = |objective: &[&str]| {
+        let args: Vec<&str> = hand
+            .iter()
+            .chain(&session)
+            .chain(objective)
+            .copied()
+            .collect();
+        json(&args)
+    };
+    let units = doc(&[]);
+    assert_eq!(units["recommended"], "four", "{units}");
+    assert_eq!(units["objective"], "units");
+    let wins = doc(&["--objective", "wins"]);
+    assert_eq!(wins["recommended"], "nap", "{wins}");
+    assert_eq!(wins["objective"], "wins");
+    let chance = |doc: &serde_json::Value, call: &str| {
+        let calls = doc["calls"].as_array().unwrap();
+        let c = calls.iter().find(|c| c["call"] == call).unwrap();
+        (
+            c["win_chance"].as_f64().unwrap(),
+            c["win_chance_se"].as_f64().unwrap(),
+        )
+    };
+    // The Four wins nothing; the Nap wins when it is made, unless a later seat overcalls it
+    // (with a Wellington): at most its P(make).
+    assert_eq!(chance(&wins, "four"), (0.0, 0.0));
+    let (nap, se) = chance(&wins, "nap");
+    let bids = wins["bids"].as_array().unwrap();
+    let nap_make = bids.iter().find(|b| b["bid"] == "nap").unwrap()["p_make"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        nap <= nap_make && nap > 0.9 * nap_make && se > 0.0,
+        "{nap} {nap_make} {se}"
+    );
+    // Without the session, no chances are reported; the CSV has them as columns, the text a
+    // P(win) column (heuristic play, for speed).
+    let quick = [
+        "hand",
+        "AS KS QS JS 2D",
+        "--worlds",
+        "200",
+        "--play",
+        "heuristic",
+        "--quiet",
+    ];
+    let alone: Vec<&str> = quick.iter().copied().chain(["--json"]).collect();
+    assert!(json(&alone)["calls"][0].get("win_chance").is_none());
+    let csv_args: Vec<&str> = quick
+        .iter()
+        .chain(&session[..2])
+        .copied()
+        .chain(["--csv"])
+        .collect();
+    let csv = stdout(&csv_args);
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .ends_with("win_chance,win_chance_se"),
+        "{csv}"
+    );
+    let text_args: Vec<&str> = quick.iter().chain(&session[..2]).copied().collect();
+    assert!(stdout(&text_args).contains("P(win)"));
+}
+
+#[test]
+fn bad_sessions_exit_2_with_one_error_line() {
+    let base = [
+        "hand",
+        "AS KS QS JS 2D",
+        "--worlds",
+        "10",
+        "--seed",
+        "1",
+        "--quiet",
+    ];
+    let cases: &[(&[&str], &str)] = &[
+        (&["--session", "8/8:-9,9,0"], "3 balances for 4 players"),
+        (&["--session", "8/8:-9,9,1,0"], "sum to 1"),
+        (&["--session", "9/8:0,0,0,0"], "deal 9 of 8"),
+        (&["--session", "8-8:0,0,0,0"], "D/N:B1"),
+        (&["--session", "1/8:0,0,0,0;kitty=3"], "no kitty"),
+        (&["--objective", "wins"], "needs --session"),
+        (
+            &["--session", "1/8:0,0,0,0", "--precision", "2"],
+            "leave out --precision",
+        ),
+        (
+            &["--session", "1/8:0,0,0,0", "--as-declarer"],
+            "leave out --as-declarer",
+        ),
+        (&["--objective", "money"], "money"),
+    ];
+    for (extra, needle) in cases {
+        let args: Vec<&str> = base.iter().chain(extra.iter()).copied().collect();
+        assert_bad(&args, needle);
+    }
+}

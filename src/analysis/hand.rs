@@ -2,6 +2,7 @@
 //! (the evaluator itself is [`crate::eval::hand`]).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::bots::{bid_policy_at, input_files, play_policy};
 use crate::cards::CardSet;
 use crate::error::Error;
+use crate::eval::equity::{self, SessionQuery};
 use crate::eval::hand::{self, HandQuery, HandSummary, HandTally, Skip, StopReason, StopRule};
 use crate::game::Call;
 use crate::policy::{BidPolicy, PlayPolicy};
@@ -51,6 +53,13 @@ pub struct HandJob {
     /// Files the policies read (`table:file=`), with a digest of each.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub input_files: BTreeMap<String, String>,
+    /// The session the deal is part of (`--session D/N:B1,...`), as given; None: the deal on
+    /// its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// What the recommendation follows (`--objective`): `units` or `wins`; None: units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<String>,
 }
 
 /// `napsim hand`, prepared: the hand and the calls read, the policies built.
@@ -68,6 +77,8 @@ pub struct Hand {
     skip: AtomicU64,
     /// Whether it has dropped passing (in the auction view), likewise.
     skip_pass: AtomicBool,
+    /// The session seen from the hand's seat (`--session`).
+    session: Option<SessionQuery>,
 }
 
 impl Hand {
@@ -83,7 +94,7 @@ impl Hand {
             play: self.play.as_ref(),
             dd_column: self.job.dd,
             auction: self.job.auction,
-            session: None,
+            session: self.session.as_ref(),
         }
     }
 
@@ -118,7 +129,31 @@ impl Hand {
                 hand::MAX_DRAWS_PER_WORLD
             )));
         }
-        Ok(self.query().summarise(tally))
+        let mut summary = self.query().summarise(tally);
+        if self.job.objective.as_deref() == Some("wins")
+            && let Some(auction) = &tally.auction
+        {
+            let valued = summary.calls.iter().map(|c| call_index_of(c.call));
+            let best = auction.best_chance(valued).map(hand::call_at);
+            summary.recommended = match best {
+                Some(Call::Bid(id)) => Some(id),
+                _ => None,
+            };
+        }
+        Ok(summary)
+    }
+
+    /// Whether the recommendation follows the chance of winning the session.
+    pub fn by_wins(&self) -> bool {
+        self.job.objective.as_deref() == Some("wins")
+    }
+}
+
+/// The index of `call` among the evaluator's calls.
+fn call_index_of(call: Call) -> usize {
+    match call {
+        Call::Bid(id) => hand::call_index(id),
+        _ => hand::PASS_INDEX,
     }
 }
 
@@ -156,6 +191,46 @@ impl LongCommand for Hand {
         };
         let others = bid_policy_at(&job.others_bid, profile, job.players)?;
         let play = play_policy(&job.play, profile)?;
+        if job.objective.as_deref() == Some("wins") && job.session.is_none() {
+            return Err(Error::input(
+                "--objective wins needs --session: the chance of winning is a session's",
+            ));
+        }
+        let session = match &job.session {
+            None => None,
+            Some(text) => {
+                if !job.auction {
+                    return Err(Error::input(
+                        "--session values the calls in the whole auction: leave out --as-declarer",
+                    ));
+                }
+                let (state, _kitty) = equity::parse_session(text, job.players, profile.has_kitty())
+                    .map_err(|e| Error::input(format!("--session {text}: {e}")))?;
+                // The deals to come are measured with `expert` play whatever the hand's own:
+                // the strong play policies cost far too much for a measurement made on the spot,
+                // and pay much as expert does.
+                let expert = play_policy("expert", profile)?;
+                let table = (others.as_ref(), expert.as_ref());
+                let measured = equity::measure(
+                    profile,
+                    job.players,
+                    table,
+                    equity::MEASURED_DEALS,
+                    equity::MEASURE_SEED,
+                );
+                let longest = profile.session_deals().max(state.deals as usize);
+                let session_equity =
+                    equity::SessionEquity::new(&measured, longest, equity::MEASURE_SEED);
+                // The hand's dealer is the last seat, so seats are positions.
+                let dealer = job.players - 1;
+                Some(SessionQuery::new(
+                    Arc::new(session_equity),
+                    profile,
+                    (&state, dealer),
+                    job.seat,
+                ))
+            }
+        };
         if job.input_files.is_empty() {
             job.input_files = input_files(&[&job.play, &job.others_bid])?;
         }
@@ -171,6 +246,7 @@ impl LongCommand for Hand {
             play,
             skip: AtomicU64::new(0),
             skip_pass: AtomicBool::new(false),
+            session,
         })
     }
 

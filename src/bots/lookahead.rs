@@ -15,16 +15,18 @@
 //! expected units, as above; `wins`, in a session, the chance of winning the session after the
 //! deal (ties to the higher units), from the session equity
 //! ([`crate::eval::equity`]) of the table as the bidder assumes it: `others` bidding, `play`
-//! playing, measured on [`EQUITY_DEALS`] deals the first time it bids at a table size, or read
+//! playing, measured on [`MEASURED_DEALS`] deals the first time it bids at a table size, or read
 //! from `equity=(FILE)` (the `--outcomes` of `napsim equity`). Outside a session, `wins` bids
 //! as `units` does.
 
 use rand_core::SeedableRng;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::{bid_policy, play_policy};
-use crate::eval::equity::{DealOutcomes, SessionEquity, SessionQuery, measure};
+use crate::eval::equity::{
+    DealOutcomes, MEASURE_SEED, MEASURED_DEALS, SessionEquity, SessionQuery, measure,
+};
 use crate::eval::hand::{HandQuery, TooRare, call_at};
 use crate::game::Call;
 use crate::policy::{BidPolicy, BidView, PlayPolicy, Spec, SpecError};
@@ -36,12 +38,6 @@ pub const MAX_WORLDS: u64 = 1_000_000;
 
 /// Draws allowed per kept world before a world is kept regardless of the earlier calls.
 const MAX_DRAWS: u64 = 1_000;
-
-/// Deals measured for the session equity when no `equity=` file is given.
-pub const EQUITY_DEALS: u64 = 50_000;
-
-/// The seed of that measurement: fixed, so that the bidder is the same in every run.
-const EQUITY_SEED: u64 = 0x6571_7569_7479;
 
 /// The lookahead bidder.
 pub struct Lookahead {
@@ -55,7 +51,7 @@ pub struct Lookahead {
     /// The payments of one deal read from `equity=`, if given.
     measured: Option<DealOutcomes>,
     /// The session equity by table size, made the first time it is needed.
-    equity: [OnceLock<SessionEquity>; MAX_PLAYERS + 1],
+    equity: [OnceLock<Arc<SessionEquity>>; MAX_PLAYERS + 1],
     /// The profile's session length: the equity values sessions up to it.
     session_deals: usize,
 }
@@ -114,16 +110,20 @@ impl Lookahead {
     }
 
     /// The session equity at a table of `players` (measured the first time).
-    fn equity(&self, profile: &Profile, players: usize) -> &SessionEquity {
+    fn equity(&self, profile: &Profile, players: usize) -> &Arc<SessionEquity> {
         self.equity[players].get_or_init(|| {
             let measured = match &self.measured {
                 Some(measured) => measured.clone(),
                 None => {
                     let table = (self.others.as_ref(), self.play.as_ref());
-                    measure(profile, players, table, EQUITY_DEALS, EQUITY_SEED)
+                    measure(profile, players, table, MEASURED_DEALS, MEASURE_SEED)
                 }
             };
-            SessionEquity::new(&measured, self.session_deals, EQUITY_SEED)
+            Arc::new(SessionEquity::new(
+                &measured,
+                self.session_deals,
+                MEASURE_SEED,
+            ))
         })
     }
 }
@@ -147,7 +147,7 @@ impl BidPolicy for Lookahead {
             .session()
             .filter(|s| self.wins && s.deals as usize <= self.session_deals)
             .map(|s| {
-                let equity = self.equity(view.profile(), view.players());
+                let equity = self.equity(view.profile(), view.players()).clone();
                 SessionQuery::new(equity, view.profile(), (s, view.dealer()), view.position())
             });
         let query = HandQuery {

@@ -674,6 +674,17 @@ pub struct HandArgs {
     /// EV (napsim's answer before the auction values).
     #[arg(long)]
     pub as_declarer: bool,
+    /// The session this deal is part of: "D/N:B1,B2,...,Bn", this deal the D-th of N and the
+    /// balances before it, one per seat in auction order from the eldest (the hand's own is
+    /// the (SEAT+1)-th); a profile with a kitty adds ";kitty=K". Each call is also valued by
+    /// its chance of winning the session, from the session equity of a table of
+    /// --others-bid bidders playing expert (every world is played: no --precision).
+    #[arg(long, value_name = "D/N:BALANCES")]
+    pub session: Option<String>,
+    /// What the recommendation follows: units (expected units, the default) or wins (the
+    /// chance of winning the session; needs --session).
+    #[arg(long, value_name = "units|wins", value_parser = ["units", "wins"])]
+    pub objective: Option<String>,
     /// Leave out the double-dummy P(make) column.
     #[arg(long)]
     pub no_dd: bool,

@@ -241,7 +241,19 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Hand(a) => {
             let profile = load_profile(rules)?;
-            let run = HandWorlds::resolve(a.worlds, a.precision);
+            if a.session.is_some() && a.precision.is_some() {
+                return Err(Error::input(
+                    "--session plays every world: leave out --precision (give --worlds K)",
+                ));
+            }
+            let run = match a.session {
+                // A session's calls are compared by their chances of winning, which the
+                // early stop (on units) does not watch: every world is played.
+                Some(_) => {
+                    HandWorlds::resolve(Some(a.worlds.unwrap_or(HAND_DEFAULT_WORLDS.worlds)), None)
+                }
+                None => HandWorlds::resolve(a.worlds, a.precision),
+            };
             let job = HandJob {
                 hand: a.hand,
                 players: a.players,
@@ -265,6 +277,8 @@ fn run(cli: Cli) -> Result<(), Error> {
                 input_files: Default::default(),
                 play: a.play,
                 others_bid: a.others_bid,
+                session: a.session,
+                objective: a.objective,
             };
             let outputs = Outputs {
                 out: a.out,

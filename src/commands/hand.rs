@@ -24,6 +24,8 @@ impl Render for Hand {
             seed: finished.identity.seed,
             summary: &summary,
             stopping: self.stop_rule().zip(self.stop_reason(tally)),
+            session: job.session.as_deref(),
+            by_wins: self.by_wins(),
         };
         let bytes = match job.format.as_str() {
             "json" => (report.json() + "\n").into_bytes(),

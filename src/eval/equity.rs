@@ -15,7 +15,7 @@
 //! the deals before it (common futures: every query uses the same sampled sequences, so two
 //! states compare on the same futures and their difference is far more precise than either).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::game::{DealState, SessionState, Shuffler};
 use crate::policy::{BidPolicy, PlayPolicy, Table, run_deal};
@@ -151,6 +151,15 @@ impl DealOutcomes {
     }
 }
 
+/// Deals measured for a session equity made on the spot (the `lookahead` bidder's, `napsim
+/// hand --session`'s): enough for the payments of every common contract, and quick even with
+/// `expert` play.
+pub const MEASURED_DEALS: u64 = 50_000;
+
+/// The seed of that measurement and of its sampled futures: fixed, so that the same table
+/// always gets the same equity.
+pub const MEASURE_SEED: u64 = 0x6571_7569_7479;
+
 /// Measures what one deal pays at a table of `players` where every seat bids by `bid` and
 /// plays by `play`: `deals` deals from `seed`, the dealer passing left (the kitty carried, where
 /// the profile has one).
@@ -180,6 +189,78 @@ pub fn measure(
         dealer = (dealer + 1) % players;
     }
     measured
+}
+
+/// Reads a session's state as `napsim hand --session` takes it: `D/N:B1,B2,...,Bn`, this deal
+/// the D-th of N and the balances before it, one per seat in auction order from the eldest
+/// (`+` signs allowed); a profile with a kitty (`has_kitty`) adds `;kitty=K`. The balances and
+/// the kitty hold every unit that has changed hands, so they sum to zero. The state is by
+/// position (the dealer last) and the kitty 0 without one.
+pub fn parse_session(
+    text: &str,
+    players: usize,
+    has_kitty: bool,
+) -> Result<(SessionState, i64), String> {
+    let form = "write it D/N:B1,B2,... (this deal the D-th of N, then each seat's balance from \
+                the eldest)";
+    let (main, kitty) = match text.split_once(';') {
+        None => (text, None),
+        Some((main, extra)) => {
+            let value = extra
+                .trim()
+                .strip_prefix("kitty=")
+                .ok_or_else(|| format!("'{extra}' is not kitty=K"))?;
+            let kitty: i64 = value
+                .parse()
+                .map_err(|_| format!("kitty={value}: not a whole number of units"))?;
+            if !has_kitty {
+                return Err("the profile has no kitty: leave out ;kitty=".to_string());
+            }
+            (main, Some(kitty))
+        }
+    };
+    let (when, balances) = main.split_once(':').ok_or(form)?;
+    let (deal, deals) = when.split_once('/').ok_or(form)?;
+    let number = |what: &str, text: &str| -> Result<u32, String> {
+        text.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{what} '{text}' is not a whole number; {form}"))
+    };
+    let (deal, deals) = (number("the deal", deal)?, number("the deals", deals)?);
+    if deals == 0 || deal == 0 || deal > deals {
+        return Err(format!(
+            "deal {deal} of {deals}: the deal is numbered from 1 to the session's deals"
+        ));
+    }
+    let values: Vec<&str> = balances.split(',').collect();
+    if values.len() != players {
+        return Err(format!(
+            "{} balances for {players} players: give one per seat, the eldest first",
+            values.len()
+        ));
+    }
+    let mut by_position = [0; MAX_PLAYERS];
+    for (slot, value) in by_position.iter_mut().zip(&values) {
+        *slot = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("balance '{value}' is not a whole number of units"))?;
+    }
+    let kitty = kitty.unwrap_or(0);
+    let total: i64 = by_position.iter().sum();
+    if total + kitty != 0 {
+        let held = if has_kitty { " and the kitty" } else { "" };
+        return Err(format!(
+            "the balances{held} sum to {}: every unit won is another's loss, so they sum to 0",
+            total + kitty
+        ));
+    }
+    let state = SessionState {
+        deal,
+        deals,
+        balances: by_position,
+    };
+    Ok((state, kitty))
 }
 
 /// Each seat's share of the win for final `balances` (tied highest balances share it).
@@ -350,9 +431,10 @@ impl SessionEquity {
 /// One seat's view of its session while it values its calls: what each way this deal can end
 /// leaves it of the chance of winning the session. The ways are few (nobody declares, or a
 /// seat declares a bid and makes or loses it), so each is valued once, when first needed.
-pub struct SessionQuery<'a> {
-    equity: &'a SessionEquity,
-    profile: &'a Profile,
+pub struct SessionQuery {
+    equity: Arc<SessionEquity>,
+    /// Per bid of the profile: the declarer's and each defender's units, lost then made.
+    payouts: Vec<[(i64, i64); 2]>,
     /// Balances before this deal, by position in it.
     balances: ByPosition,
     deals_after: usize,
@@ -362,23 +444,30 @@ pub struct SessionQuery<'a> {
     chances: Vec<OnceLock<f64>>,
 }
 
-impl<'a> SessionQuery<'a> {
+impl SessionQuery {
     /// The seat at `position` of a deal of `session` dealt by `dealer` (by seat), valued by
-    /// `equity`.
+    /// `equity`, the bids paying as `profile`'s.
     pub fn new(
-        equity: &'a SessionEquity,
-        profile: &'a Profile,
+        equity: Arc<SessionEquity>,
+        profile: &Profile,
         (session, dealer): (&SessionState, usize),
         position: usize,
-    ) -> SessionQuery<'a> {
+    ) -> SessionQuery {
         let n = equity.players;
         let mut balances = [0; MAX_PLAYERS];
         for (p, slot) in balances.iter_mut().enumerate().take(n) {
             *slot = session.balances[(dealer + 1 + p) % n];
         }
+        let payouts = profile
+            .bid_ids()
+            .map(|id| {
+                let bid = profile.bid(id);
+                [false, true].map(|made| (bid.declarer_units(made, n), bid.defender_units(made)))
+            })
+            .collect();
         SessionQuery {
             equity,
-            profile,
+            payouts,
             balances,
             deals_after: session.deals_after() as usize,
             position,
@@ -400,12 +489,12 @@ impl<'a> SessionQuery<'a> {
         *self.chances[slot].get_or_init(|| {
             let mut payments = [0; MAX_PLAYERS];
             if let Some((declarer, id, made)) = contract {
-                let bid = self.profile.bid(id);
+                let (declarer_units, defender_units) = self.payouts[id.index()][usize::from(made)];
                 for (p, pay) in payments.iter_mut().enumerate().take(n) {
                     *pay = if p == declarer {
-                        bid.declarer_units(made, n)
+                        declarer_units
                     } else {
-                        bid.defender_units(made)
+                        defender_units
                     };
                 }
             }
@@ -457,6 +546,31 @@ mod tests {
         ] {
             let error = DealOutcomes::from_csv(bad).unwrap_err();
             assert!(error.contains(why), "{bad:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn sessions_are_read_or_refused_with_the_reason() {
+        let (state, kitty) = parse_session("8/8:-9,+9,0,0", 4, false).unwrap();
+        assert_eq!((state.deal, state.deals, kitty), (8, 8, 0));
+        assert_eq!(state.balances[..4], [-9, 9, 0, 0]);
+        let (state, kitty) = parse_session("2/8:-3,-1,0;kitty=4", 3, true).unwrap();
+        assert_eq!((state.balances[..3].to_vec(), kitty), (vec![-3, -1, 0], 4));
+        for (bad, players, has_kitty, why) in [
+            ("8/8:-9,9,0", 4, false, "3 balances for 4 players"),
+            ("8/8:-9,9,1,0", 4, false, "sum to 1"),
+            ("9/8:0,0,0,0", 4, false, "deal 9 of 8"),
+            ("0/8:0,0,0,0", 4, false, "numbered from 1"),
+            ("8:0,0,0,0", 4, false, "D/N:B1"),
+            ("8/8", 4, false, "D/N:B1"),
+            ("x/8:0,0,0,0", 4, false, "'x' is not a whole number"),
+            ("1/8:0,a,0,0", 4, false, "balance 'a'"),
+            ("1/8:0,0,0,0;kitty=2", 4, false, "no kitty"),
+            ("1/8:0,0,0;kitty=2", 3, true, "and the kitty sum to 2"),
+            ("1/8:0,0,0;pot=2", 3, true, "not kitty=K"),
+        ] {
+            let error = parse_session(bad, players, has_kitty).unwrap_err();
+            assert!(error.contains(why), "{bad}: {error}");
         }
     }
 
@@ -564,7 +678,7 @@ mod tests {
         // Dealer seat 3: seat 0 is eldest (position 0), at -9; seat 1 leads at +9. Only a
         // made Nap (5 from each of three, to +6 against seat 1's +4) lifts seat 0 past it; a
         // made Four (4 from each) leaves it at +3 against +5.
-        let query = SessionQuery::new(&equity, &profile, (&last, 3), 0);
+        let query = SessionQuery::new(Arc::new(equity), &profile, (&last, 3), 0);
         let bid = |name: &str| {
             profile
                 .bid_ids()

@@ -28,6 +28,11 @@ pub struct HandReport<'a> {
     pub summary: &'a HandSummary,
     /// A run that stopped early: its rule, and why it stopped where it did.
     pub stopping: Option<(StopRule, StopReason)>,
+    /// The session the deal is part of (`--session`, as given), if any.
+    pub session: Option<&'a str>,
+    /// Whether the recommendation follows the chance of winning the session (`--objective
+    /// wins`) rather than the units.
+    pub by_wins: bool,
 }
 
 /// How an adaptive run stopped, in the JSON.
@@ -67,6 +72,11 @@ struct CallJson<'a> {
     /// The worlds after which an adaptive run dropped it (absent: valued in every world).
     #[serde(skip_serializing_if = "Option::is_none")]
     dropped_after: Option<u64>,
+    /// With a session: the chance of winning it after the call, and its standard error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    win_chance: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    win_chance_se: Option<f64>,
 }
 
 /// The JSON document.
@@ -88,6 +98,11 @@ struct HandJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     calls: Option<Vec<CallJson<'a>>>,
     recommended: &'a str,
+    /// With a session: it as given, and what the recommendation follows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objective: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stopping: Option<StoppingJson>,
 }
@@ -135,6 +150,14 @@ struct CallColumns {
     diff_best: Option<f64>,
     diff_best_se: Option<f64>,
     p_contract: Option<f64>,
+}
+
+/// The session columns of a CSV row (with `--session` only): the call's chance of winning
+/// the session.
+#[derive(Serialize)]
+struct WinColumns {
+    win_chance: Option<f64>,
+    win_chance_se: Option<f64>,
 }
 
 impl CallColumns {
@@ -217,10 +240,16 @@ impl HandReport<'_> {
                         diff_best_se: c.diff_best_se,
                         p_contract: c.p_contract,
                         dropped_after: c.dropped.then_some(c.worlds),
+                        win_chance: c.win_chance.map(|w| w.0),
+                        win_chance_se: c.win_chance.map(|w| w.1),
                     })
                     .collect()
             }),
             recommended: self.recommended(),
+            session: self.session,
+            objective: self
+                .session
+                .map(|_| if self.by_wins { "wins" } else { "units" }),
             stopping: self.stopping.map(|(rule, reason)| StoppingJson {
                 precision: rule.points,
                 max_worlds: rule.max_worlds,
@@ -261,7 +290,24 @@ impl HandReport<'_> {
         for (row, bid) in rows.into_iter().zip(&self.summary.bids) {
             with_calls.push((row, CallColumns::of(self.call_of(bid))));
         }
-        super::csv_bytes(&with_calls)
+        if self.session.is_none() {
+            return super::csv_bytes(&with_calls);
+        }
+        // With a session, each call's chance of winning it too.
+        let calls = std::iter::once(pass).chain(self.summary.bids.iter().map(|b| self.call_of(b)));
+        let with_wins: Vec<_> = with_calls
+            .into_iter()
+            .zip(calls)
+            .map(|((row, columns), call)| {
+                let win = call.and_then(|c| c.win_chance);
+                let wins = WinColumns {
+                    win_chance: win.map(|w| w.0),
+                    win_chance_se: win.map(|w| w.1),
+                };
+                (row, columns, wins)
+            })
+            .collect();
+        super::csv_bytes(&with_wins)
     }
 
     /// The CSV row of one bid.
@@ -320,7 +366,17 @@ impl HandReport<'_> {
                 String::new()
             },
         );
-        text += &format!("play: {}; seed {}\n\n", self.play, self.seed);
+        text += &format!("play: {}; seed {}\n", self.play, self.seed);
+        if let Some(session) = self.session {
+            text += &format!(
+                "session: {session} (this deal of the session, then each seat's balance from the \
+                 eldest); P(win): the chance of winning the session, the deals to come valued by \
+                 the session equity of a table bidding {} and playing expert, {} deals measured\n",
+                self.others_bid,
+                crate::eval::equity::MEASURED_DEALS
+            );
+        }
+        text += "\n";
         let dd = s.bids.iter().any(|b| b.dd_p_make.is_some());
         let width = s
             .bids
@@ -396,8 +452,13 @@ impl HandReport<'_> {
             let call = s
                 .recommended
                 .map_or(crate::game::Call::Pass, crate::game::Call::Bid);
+            let why = if self.by_wins {
+                "the call with the best chance of winning the session"
+            } else {
+                "the call worth the most in the whole auction"
+            };
             text += &format!(
-                "\nrecommended: {} (the call worth the most in the whole auction)\nas declarer \
+                "\nrecommended: {} ({why})\nas declarer \
                  alone (no later call, passing worth 0): {declarer_choice}\n",
                 self.call_label(call)
             );
@@ -427,9 +488,16 @@ impl HandReport<'_> {
                 ""
             }
         );
+        let wins = s.calls.iter().any(|c| c.win_chance.is_some());
         text += &format!(
-            "{:<width$} {:>8} {:>6} {:>8} {:>6} {:>9}\n",
-            "call", "EV", "±se", "vs best", "±se", "contract"
+            "{:<width$} {:>8} {:>6} {:>8} {:>6} {:>9}{}\n",
+            "call",
+            "EV",
+            "±se",
+            "vs best",
+            "±se",
+            "contract",
+            if wins { "     P(win)   ±se" } else { "" }
         );
         for c in &s.calls {
             let best = s
@@ -442,8 +510,14 @@ impl HandReport<'_> {
             } else {
                 String::new()
             };
+            let win = match c.win_chance {
+                Some((p, se)) => {
+                    format!(" {:>10} {:>5.1}", format!("{:.1}%", 100.0 * p), 100.0 * se)
+                }
+                None => String::new(),
+            };
             text += &format!(
-                "{:<width$} {:>+8.3} {:>6.3} {:>+8.3} {:>6.3} {:>9}{mark}\n",
+                "{:<width$} {:>+8.3} {:>6.3} {:>+8.3} {:>6.3} {:>9}{win}{mark}\n",
                 self.call_label(c.call),
                 c.auction_ev,
                 c.auction_ev_se,

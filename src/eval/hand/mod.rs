@@ -64,7 +64,7 @@ pub struct HandQuery<'a> {
     pub auction: bool,
     /// With `auction`, also the chance of winning the session after each call: the session's
     /// state and its equity, seen from the hand's seat. None: the deal is valued on its own.
-    pub session: Option<&'a crate::eval::equity::SessionQuery<'a>>,
+    pub session: Option<&'a crate::eval::equity::SessionQuery>,
 }
 
 /// How one bid fared over the worlds. Stored in files as the array `[made, dd_made, units,
@@ -767,6 +767,9 @@ pub struct CallSummary {
     pub worlds: u64,
     /// Whether an adaptive run dropped it, as trailing the best call.
     pub dropped: bool,
+    /// With a session ([`HandQuery::session`]): the chance of winning the session after the
+    /// call, and its standard error over the worlds.
+    pub win_chance: Option<(f64, f64)>,
 }
 
 impl HandSummary {
@@ -882,6 +885,7 @@ impl HandQuery<'_> {
                     },
                     worlds: n,
                     dropped: tally.is_call_dropped(c),
+                    win_chance: auction.win_chance(c),
                 }
             })
             .collect();
