@@ -23,7 +23,7 @@ proptest! {
                 .or_else(|_| parse_entrant("b=pass/random", &profile))
                 .unwrap(),
         ];
-        let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate, forfeit: false };
+        let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate, forfeit: false, win_test: false };
         let tally = run(Plan { total: config.sets, block_size: BLOCK_SIZE, seed: config.seed }, 1, &Silent, |b| tournament_block(&config, b)).unwrap();
         // Balances sum to minus what the sessions left in the kitty.
         prop_assert_eq!(tally.balance_total + tally.kitty_total, 0);
@@ -258,6 +258,65 @@ fn the_sequential_test_stops_early_and_decides() {
     assert!(line.starts_with("sprt: accepted H0 (LLR "), "{line}");
     assert!(line.ends_with(", 64 card sets played)"), "{line}");
     assert!(meta.contains("\"accepted_h0\""));
+}
+
+#[test]
+fn the_sequential_test_on_the_win_share_can_disagree_with_the_units() {
+    // Bidding Three from weaker hands loses units but wins more sessions of four (more
+    // variance): on units the test finds it worse, on the win share better.
+    let run = |sprt: &str, on: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("t.csv");
+        let text = stdout(&[
+            "tournament",
+            "--entrant",
+            "t9=threshold:three=9/heuristic",
+            "--entrant",
+            "t=threshold/heuristic",
+            "--sessions",
+            "20000",
+            "--seed",
+            "5",
+            "--sprt",
+            sprt,
+            "--sprt-on",
+            on,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let meta = std::fs::read_to_string(napsim::files::meta_path(&out)).unwrap();
+        let meta: serde_json::Value = serde_json::from_str(&meta).unwrap();
+        (text, meta)
+    };
+    let (text, meta) = run("-0.5,0", "units");
+    assert!(text.contains("\nsprt: accepted H0"), "{text}");
+    assert!(meta["outcome"]["sprt"].get("on").is_none());
+    let (text, meta) = run("0,0.02", "wins");
+    assert!(
+        text.contains("\nsprt on the win share: accepted H1"),
+        "{text}"
+    );
+    assert_eq!(meta["outcome"]["sprt"]["on"], "wins");
+    assert!(
+        meta["reproduce"]
+            .as_str()
+            .unwrap()
+            .contains("--sprt 0,0.02 --sprt-on wins")
+    );
+    // Without --sprt, --sprt-on is refused.
+    assert_bad(
+        &[
+            "tournament",
+            "--entrant",
+            "a=pass/random",
+            "--entrant",
+            "b=pass/random",
+            "--sprt-on",
+            "wins",
+        ],
+        "required arguments",
+    );
 }
 
 #[test]

@@ -183,6 +183,9 @@ pub struct TournamentConfig<'a> {
     pub duplicate: bool,
     /// A failing external bot forfeits its deal instead of ending the run (`--forfeit`).
     pub forfeit: bool,
+    /// Also tally the first two entrants' paired win shares, for a sequential test on them
+    /// (`--sprt-on wins`).
+    pub win_test: bool,
 }
 
 impl TournamentConfig<'_> {
@@ -246,6 +249,11 @@ pub struct TournamentTally {
     pub balance_total: i64,
     /// Every session's kitty at the end, summed.
     pub kitty_total: i64,
+    /// With a sequential test on the win share: the sum over sets of `W_0 * c_1 - W_1 * c_0`
+    /// (W: the first two entrants' wins in 420ths, c: their seat-sessions per set) and its
+    /// square. None otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_pair: Option<(i64, u128)>,
 }
 
 impl Tally for TournamentTally {
@@ -272,6 +280,11 @@ impl Tally for TournamentTally {
         self.sets += other.sets;
         self.balance_total += other.balance_total;
         self.kitty_total += other.kitty_total;
+        if let Some((sum, sq)) = other.win_pair {
+            let mine = self.win_pair.get_or_insert((0, 0));
+            mine.0 += sum;
+            mine.1 += sq;
+        }
         if self.entrants.is_empty() {
             self.entrants = other.entrants;
             self.pairs = other.pairs;
@@ -374,6 +387,12 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
             tally.balance_total += result.balances[..players].iter().sum::<i64>();
             tally.kitty_total += result.kitty;
         }
+        if config.win_test {
+            let d = wins[0] as i64 * counts[1] - wins[1] as i64 * counts[0];
+            let pair = tally.win_pair.get_or_insert((0, 0));
+            pair.0 += d;
+            pair.1 += (d as i128 * d as i128) as u128;
+        }
         for e in 0..n {
             let t = &mut tally.entrants[e];
             t.balance += sums[e];
@@ -416,6 +435,9 @@ pub struct TournamentJob {
     /// A failing external bot forfeits its deal and the run goes on (`--forfeit`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub forfeit: bool,
+    /// The sequential test is on the win share (`--sprt-on wins`), not the units.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sprt_wins: bool,
 }
 
 /// `napsim tournament`, prepared: the entrants parsed and checked.
@@ -432,14 +454,20 @@ impl Tournament {
     }
 
     /// Where the sequential test (`--sprt`) stands with `tally`: the paired differences of
-    /// the first entrant minus the second, per card set, in units per session.
+    /// the first entrant minus the second, per card set, in units per session (with
+    /// `--sprt-on wins`, in win share per session).
     pub fn sprt_standing(&self, tally: &TournamentTally) -> Option<Standing> {
         let sprt = self.job.sprt?;
         let n = self.entrants.len();
-        let (sum, sq) = tally.pairs.get(1).copied().unwrap_or((0, 0));
+        let (sum, sq) = if self.job.sprt_wins {
+            tally.win_pair.unwrap_or((0, 0))
+        } else {
+            tally.pairs.get(1).copied().unwrap_or((0, 0))
+        };
         debug_assert!(tally.sets == 0 || tally.pairs.len() == n * n);
-        // The integers are c_a c_b times the differences (see `rows`).
-        let scale = (self.seat_sessions(0) * self.seat_sessions(1)) as f64;
+        // The integers are c_a c_b times the differences (see `rows`), the wins in 420ths.
+        let unit = if self.job.sprt_wins { 420.0 } else { 1.0 };
+        let scale = unit * (self.seat_sessions(0) * self.seat_sessions(1)) as f64;
         let (sum, sq) = (sum as f64 / scale, sq as f64 / (scale * scale));
         Some(sprt.standing(tally.sets, sum, sq))
     }
@@ -467,6 +495,7 @@ impl Tournament {
             seed,
             duplicate: self.job.duplicate,
             forfeit: self.job.forfeit,
+            win_test: self.job.sprt.is_some() && self.job.sprt_wins,
         }
     }
 }

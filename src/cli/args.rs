@@ -463,6 +463,10 @@ pub struct TournamentArgs {
     /// the tournament goes on; the forfeits are counted.
     #[arg(long)]
     pub forfeit: bool,
+    /// With --sprt: what the test is on: units (the mean paired difference in units per
+    /// session) or wins (in win share per session: D0,D1 as 0,0.02).
+    #[arg(long, value_name = "units|wins", default_value = "units", value_parser = ["units", "wins"], requires = "sprt")]
+    pub sprt_on: String,
     /// With --sprt: the probability of accepting H1 when H0 holds.
     #[arg(long, default_value = "0.05", requires = "sprt")]
     pub alpha: f64,

@@ -397,6 +397,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 duplicate: !a.no_duplicate,
                 input_files: Default::default(),
                 forfeit: a.forfeit,
+                sprt_wins: a.sprt.is_some() && a.sprt_on == "wins",
                 sprt: a.sprt.map(|(d0, d1)| crate::stats::sprt::Sprt {
                     d0,
                     d1,

@@ -34,8 +34,9 @@ impl Render for Tournament {
             &pairs,
         );
         let sprt_flags = job.sprt.map_or(String::new(), |t| {
+            let on = if job.sprt_wins { " --sprt-on wins" } else { "" };
             format!(
-                " --sprt {},{} --alpha {} --beta {}",
+                " --sprt {},{}{on} --alpha {} --beta {}",
                 t.d0, t.d1, t.alpha, t.beta
             )
         });
@@ -75,7 +76,12 @@ impl Render for Tournament {
         let sprt = self.sprt_decision(tally);
         let text = match sprt {
             Some((decision, s)) => format!(
-                "{text}sprt: {} (LLR {:.3}, bounds {:.3} and {:.3}, {} card sets played)\n",
+                "{text}sprt{}: {} (LLR {:.3}, bounds {:.3} and {:.3}, {} card sets played)\n",
+                if job.sprt_wins {
+                    " on the win share"
+                } else {
+                    ""
+                },
                 decision.words(),
                 s.llr,
                 s.lower,
@@ -90,16 +96,17 @@ impl Render for Tournament {
             let mut meta = finished.meta(Some(command.clone()));
             let mut outcome = serde_json::Map::new();
             if let Some((decision, standing)) = sprt {
-                outcome.insert(
-                    "sprt".into(),
-                    serde_json::json!({
-                        "decision": decision,
-                        "llr": standing.llr,
-                        "lower_bound": standing.lower,
-                        "upper_bound": standing.upper,
-                        "card_sets": standing.sets,
-                    }),
-                );
+                let mut test = serde_json::json!({
+                    "decision": decision,
+                    "llr": standing.llr,
+                    "lower_bound": standing.lower,
+                    "upper_bound": standing.upper,
+                    "card_sets": standing.sets,
+                });
+                if job.sprt_wins {
+                    test["on"] = "wins".into();
+                }
+                outcome.insert("sprt".into(), test);
             }
             if job.forfeit {
                 let counts: serde_json::Map<String, serde_json::Value> = forfeits
