@@ -392,6 +392,13 @@ fn lookahead_bidding_to_win_goes_for_the_nap_that_alone_overtakes_the_leader() {
     });
     assert_eq!(call(&state, "lookahead:worlds=256,objective=units"), four);
     assert_eq!(call(&state, wins), nap);
+    // The same at the end of a session longer than the profile's (`play --deals 20`).
+    state.set_session(SessionState {
+        deal: 20,
+        deals: 20,
+        balances,
+    });
+    assert_eq!(call(&state, wins), nap, "a session of 20 deals");
     // Ahead by as much instead, the certain Four keeps the lead: wins bids Four.
     balances[..4].copy_from_slice(&[9, -9, 0, 0]);
     state.set_session(SessionState {

@@ -250,6 +250,15 @@ proptest! {
             prop_assert_eq!(kitty, state.kitty_before());
             let kitty_change = state.kitty_after() - state.kitty_before();
             prop_assert_eq!(state.payments().iter().sum::<i64>() + kitty_change, 0);
+            // A deal where nobody peeked, bought or took the spare hand pays what the session
+            // equity's settlement of its ending says (the ante, the stakes and the kitty).
+            let extras = (0..players).any(|s| state.peeked(s) || !state.bought(s).0.is_empty())
+                || state.spare_taken();
+            if !extras {
+                let ending = state.contract().map(|c| (c.declarer, c.bid, state.made().unwrap()));
+                let expected = napsim::game::contract_payments(profile, players, kitty, ending);
+                prop_assert_eq!(expected, (state.payments(), state.kitty_after()));
+            }
             kitty = state.kitty_after();
             // Purchases give up held cards for cards from the stock.
             for seat in 0..players {

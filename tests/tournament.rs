@@ -415,7 +415,7 @@ fn the_session_equity_is_what_sessions_played_from_its_states_give() {
                 &mut shuffler,
                 players,
                 &mut deal_rng,
-                (start, dealer),
+                (start, dealer, 0),
                 |state| run_deal(state, &table, &mut policy_rng),
             );
             for (w, share) in won.iter_mut().zip(result.win_share_420).take(players) {

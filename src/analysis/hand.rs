@@ -204,7 +204,7 @@ impl LongCommand for Hand {
                         "--session values the calls in the whole auction: leave out --as-declarer",
                     ));
                 }
-                let (state, _kitty) = equity::parse_session(text, job.players, profile.has_kitty())
+                let (state, kitty) = equity::parse_session(text, job.players, profile.has_kitty())
                     .map_err(|e| Error::input(format!("--session {text}: {e}")))?;
                 // The deals to come are measured with `expert` play whatever the hand's own:
                 // the strong play policies cost far too much for a measurement made on the spot,
@@ -226,7 +226,7 @@ impl LongCommand for Hand {
                 Some(SessionQuery::new(
                     Arc::new(session_equity),
                     profile,
-                    (&state, dealer),
+                    (&state, dealer, kitty),
                     job.seat,
                 ))
             }

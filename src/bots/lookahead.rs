@@ -16,16 +16,18 @@
 //! deal (ties to the higher units), from the session equity
 //! ([`crate::eval::equity`]) of the table as the bidder assumes it: `others` bidding, `play`
 //! playing, measured on [`MEASURED_DEALS`] deals the first time it bids at a table size, or read
-//! from `equity=(FILE)` (the `--outcomes` of `napsim equity`). Outside a session, `wins` bids
-//! as `units` does.
+//! from `equity=(FILE)` (the `--outcomes` of `napsim equity`); the deal's endings are settled
+//! with the kitty it holds, where the profile has one. Outside a session (or in one longer than
+//! [`MAX_SESSION_DEALS`]), `wins` bids as `units` does.
 
 use rand_core::SeedableRng;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{bid_policy, play_policy};
 use crate::eval::equity::{
-    DealOutcomes, MEASURE_SEED, MEASURED_DEALS, SessionEquity, SessionQuery, measure,
+    DealOutcomes, MAX_SESSION_DEALS, MEASURE_SEED, MEASURED_DEALS, SessionEquity, SessionQuery,
+    measure,
 };
 use crate::eval::hand::{HandQuery, TooRare, call_at};
 use crate::game::Call;
@@ -50,9 +52,11 @@ pub struct Lookahead {
     wins: bool,
     /// The payments of one deal read from `equity=`, if given.
     measured: Option<DealOutcomes>,
-    /// The session equity by table size, made the first time it is needed.
-    equity: [OnceLock<Arc<SessionEquity>>; MAX_PLAYERS + 1],
-    /// The profile's session length: the equity values sessions up to it.
+    /// The payments of one deal by table size, measured the first time they are needed.
+    measured_at: [OnceLock<DealOutcomes>; MAX_PLAYERS + 1],
+    /// The session equities made so far, by table size and the longest session each values.
+    equity: Mutex<Vec<(usize, usize, Arc<SessionEquity>)>>,
+    /// The profile's session length: every equity values sessions at least this long.
     session_deals: usize,
 }
 
@@ -104,27 +108,40 @@ impl Lookahead {
             auction,
             wins,
             measured,
-            equity: std::array::from_fn(|_| OnceLock::new()),
+            measured_at: std::array::from_fn(|_| OnceLock::new()),
+            equity: Mutex::new(Vec::new()),
             session_deals: profile.session_deals(),
         })
     }
 
-    /// The session equity at a table of `players` (measured the first time).
-    fn equity(&self, profile: &Profile, players: usize) -> &Arc<SessionEquity> {
-        self.equity[players].get_or_init(|| {
-            let measured = match &self.measured {
-                Some(measured) => measured.clone(),
-                None => {
-                    let table = (self.others.as_ref(), self.play.as_ref());
-                    measure(profile, players, table, MEASURED_DEALS, MEASURE_SEED)
-                }
-            };
-            Arc::new(SessionEquity::new(
-                &measured,
-                self.session_deals,
-                MEASURE_SEED,
-            ))
-        })
+    /// The session equity at a table of `players` for sessions of `deals` deals: made the
+    /// first time (sessions no longer than the profile's share one, so that a session's value
+    /// does not depend on the sessions played before it).
+    fn equity(&self, profile: &Profile, players: usize, deals: usize) -> Arc<SessionEquity> {
+        let longest = self.session_deals.max(deals);
+        let made = |equities: &[(usize, usize, Arc<SessionEquity>)]| {
+            equities
+                .iter()
+                .find(|(p, d, _)| (*p, *d) == (players, longest))
+                .map(|(_, _, e)| e.clone())
+        };
+        if let Some(equity) = made(&self.equity.lock().expect("not poisoned")) {
+            return equity;
+        }
+        let measured = self.measured.as_ref().unwrap_or_else(|| {
+            self.measured_at[players].get_or_init(|| {
+                let table = (self.others.as_ref(), self.play.as_ref());
+                measure(profile, players, table, MEASURED_DEALS, MEASURE_SEED)
+            })
+        });
+        // Built outside the lock: two threads may both build it, and build the same.
+        let equity = Arc::new(SessionEquity::new(measured, longest, MEASURE_SEED));
+        let mut equities = self.equity.lock().expect("not poisoned");
+        if let Some(first) = made(&equities) {
+            return first;
+        }
+        equities.push((players, longest, equity.clone()));
+        equity
     }
 }
 
@@ -142,13 +159,14 @@ impl BidPolicy for Lookahead {
     }
 
     fn call(&self, view: &BidView, rng: &mut SimRng) -> Call {
-        // In a session no longer than the equity values, the chance of winning it.
+        // In a session (of a length the equity can value), the chance of winning it.
         let session = view
             .session()
-            .filter(|s| self.wins && s.deals as usize <= self.session_deals)
+            .filter(|s| self.wins && s.deals <= MAX_SESSION_DEALS)
             .map(|s| {
-                let equity = self.equity(view.profile(), view.players()).clone();
-                SessionQuery::new(equity, view.profile(), (s, view.dealer()), view.position())
+                let equity = self.equity(view.profile(), view.players(), s.deals as usize);
+                let at = (s, view.dealer(), view.kitty());
+                SessionQuery::new(equity, view.profile(), at, view.position())
             });
         let query = HandQuery {
             profile: view.profile(),

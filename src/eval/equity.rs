@@ -7,7 +7,10 @@
 //! that the measured deals produced, by position in the auction, and how often), and the deals
 //! still to come are taken as independent draws from that distribution (the dealer passing
 //! left each time). That is exact for a table whose policies ignore the score, as every policy
-//! but `lookahead:objective=wins` does.
+//! but `lookahead:objective=wins` does, under a profile without a kitty. With a kitty it is an
+//! approximation: the deal being valued is settled with the kitty it holds
+//! ([`SessionQuery`]), but the deals to come are drawn from the measured ones, whose kitty is
+//! the one the measuring table carried from deal to deal, not this session's.
 //!
 //! [`SessionEquity`] values a state by backward induction over that distribution: exactly, by
 //! enumerating every sequence of outcomes, where the deals left are few enough
@@ -17,7 +20,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::game::{DealState, SessionState, Shuffler};
+use crate::game::{DealState, SessionState, Shuffler, contract_payments};
 use crate::policy::{BidPolicy, PlayPolicy, Table, run_deal};
 use crate::rng::{SimRng, base_rng, below};
 use crate::rules::{BidId, MAX_BIDS, MAX_PLAYERS, Profile};
@@ -191,6 +194,10 @@ pub fn measure(
     measured
 }
 
+/// The largest balance (either sign) and kitty a session's state may hold: beyond any real
+/// session, and far from overflowing when the deals to come are added.
+pub const MAX_BALANCE: i64 = 1_000_000_000_000;
+
 /// Reads a session's state as `napsim hand --session` takes it: `D/N:B1,B2,...,Bn`, this deal
 /// the D-th of N and the balances before it, one per seat in auction order from the eldest
 /// (`+` signs allowed); a profile with a kitty (`has_kitty`) adds `;kitty=K`. The balances and
@@ -212,7 +219,11 @@ pub fn parse_session(
                 .ok_or_else(|| format!("'{extra}' is not kitty=K"))?;
             let kitty: i64 = value
                 .parse()
-                .map_err(|_| format!("kitty={value}: not a whole number of units"))?;
+                .ok()
+                .filter(|k| (0..=MAX_BALANCE).contains(k))
+                .ok_or_else(|| {
+                    format!("kitty={value}: not a whole number of units from 0 to {MAX_BALANCE}")
+                })?;
             if !has_kitty {
                 return Err("the profile has no kitty: leave out ;kitty=".to_string());
             }
@@ -232,6 +243,11 @@ pub fn parse_session(
             "deal {deal} of {deals}: the deal is numbered from 1 to the session's deals"
         ));
     }
+    if deals > MAX_SESSION_DEALS {
+        return Err(format!(
+            "a session of {deals} deals: napsim values sessions of at most {MAX_SESSION_DEALS}"
+        ));
+    }
     let values: Vec<&str> = balances.split(',').collect();
     if values.len() != players {
         return Err(format!(
@@ -244,7 +260,11 @@ pub fn parse_session(
         *slot = value
             .trim()
             .parse()
-            .map_err(|_| format!("balance '{value}' is not a whole number of units"))?;
+            .ok()
+            .filter(|b: &i64| b.abs() <= MAX_BALANCE)
+            .ok_or_else(|| {
+                format!("balance '{value}' is not a whole number of units within ±{MAX_BALANCE}")
+            })?;
     }
     let kitty = kitty.unwrap_or(0);
     let total: i64 = by_position.iter().sum();
@@ -280,21 +300,32 @@ pub fn shares(balances: &[i64]) -> [f64; MAX_PLAYERS] {
 /// enumerated within the same budget.
 pub const FUTURES: usize = 2048;
 
+/// The longest session a [`SessionEquity`] values, and so the most deals `napsim hand
+/// --session` takes: far beyond any real session, and its sampled futures stay a few megabytes.
+pub const MAX_SESSION_DEALS: u32 = 1_000;
+
 /// Values session states from measured deal outcomes (see the module doc).
 #[derive(Clone, Debug)]
 pub struct SessionEquity {
     players: usize,
     /// The outcomes with their probabilities.
     outcomes: Vec<(ByPosition, f64)>,
-    /// `futures[m][f]`: the summed payments of the first `m` deals of sampled sequence `f`, in
-    /// positions of the first of them (deal `i` shifted by `i` positions as the deal passes left).
-    futures: Vec<Vec<ByPosition>>,
+    /// `draws[f]`: sampled sequence `f`, the outcome (an index into `outcomes`) of each deal
+    /// after the first, one fewer than the longest session valued; deal `i` of it is summed
+    /// into the positions of the first shifted by `i`, as the deal passes left.
+    draws: Vec<Vec<u32>>,
+    /// The longest session valued.
+    max_deals: usize,
 }
 
 impl SessionEquity {
-    /// The equity of sessions of up to `max_deals` deals whose deals pay as `measured`; the
-    /// futures are sampled from `seed`.
+    /// The equity of sessions of up to `max_deals` deals (at most [`MAX_SESSION_DEALS`]) whose
+    /// deals pay as `measured`; the futures are sampled from `seed`.
     pub fn new(measured: &DealOutcomes, max_deals: usize, seed: u64) -> SessionEquity {
+        assert!(
+            max_deals <= MAX_SESSION_DEALS as usize,
+            "a session of at most {MAX_SESSION_DEALS} deals"
+        );
         let players = measured.players;
         let counted = measured.outcomes();
         let total = measured.deals();
@@ -313,21 +344,21 @@ impl SessionEquity {
             .collect();
         let mut rng: SimRng = base_rng(seed);
         let longest = max_deals.saturating_sub(1);
-        let mut futures = vec![Vec::with_capacity(FUTURES); longest + 1];
-        for _ in 0..FUTURES {
-            let mut sum = [0; MAX_PLAYERS];
-            futures[0].push(sum);
-            for (m, sums) in futures.iter_mut().skip(1).enumerate() {
-                let draw = below(&mut rng, total);
-                let pick = cumulative.partition_point(|&c| c <= draw);
-                add_shifted(&mut sum, &counted[pick].0, m, players);
-                sums.push(sum);
-            }
-        }
+        let draws = (0..FUTURES)
+            .map(|_| {
+                (0..longest)
+                    .map(|_| {
+                        let draw = below(&mut rng, total);
+                        cumulative.partition_point(|&c| c <= draw) as u32
+                    })
+                    .collect()
+            })
+            .collect();
         SessionEquity {
             players,
             outcomes,
-            futures,
+            draws,
+            max_deals: longest + 1,
         }
     }
 
@@ -338,7 +369,7 @@ impl SessionEquity {
 
     /// The longest session it values: one more deal than its longest sampled future.
     pub fn max_deals(&self) -> usize {
-        self.futures.len()
+        self.max_deals
     }
 
     /// Whether states with `deals` deals to come are valued exactly (every sequence of outcomes
@@ -392,14 +423,14 @@ impl SessionEquity {
             }
         } else {
             assert!(
-                before_last < self.futures.len(),
+                deals <= self.max_deals,
                 "a session longer than the equity was built for"
             );
             let weight = 1.0 / FUTURES as f64;
-            for future in &self.futures[before_last] {
+            for draws in &self.draws {
                 let mut start = *balances;
-                for (b, f) in start.iter_mut().zip(future).take(n) {
-                    *b += f;
+                for (m, &pick) in draws[..before_last].iter().enumerate() {
+                    add_shifted(&mut start, &self.outcomes[pick as usize].0, m, n);
                 }
                 add(&start, weight);
             }
@@ -433,24 +464,26 @@ impl SessionEquity {
 /// seat declares a bid and makes or loses it), so each is valued once, when first needed.
 pub struct SessionQuery {
     equity: Arc<SessionEquity>,
-    /// Per bid of the profile: the declarer's and each defender's units, lost then made.
-    payouts: Vec<[(i64, i64); 2]>,
     /// Balances before this deal, by position in it.
     balances: ByPosition,
     deals_after: usize,
     /// The seat's position in this deal.
     position: usize,
-    /// The chance after each ending: passed out first, then per declarer, bid and made.
+    /// What each ending pays, by position: passed out first, then per declarer, bid and made.
+    payments: Vec<ByPosition>,
+    /// The chance after each ending, in the same order.
     chances: Vec<OnceLock<f64>>,
 }
 
 impl SessionQuery {
-    /// The seat at `position` of a deal of `session` dealt by `dealer` (by seat), valued by
-    /// `equity`, the bids paying as `profile`'s.
+    /// The seat at `position` of a deal of `session` dealt by `dealer` (by seat), the kitty
+    /// holding `kitty` before it (0 without one), valued by `equity`; each ending settled by
+    /// [`contract_payments`]: the bid's stakes, and the ante and the kitty where the profile
+    /// has one.
     pub fn new(
         equity: Arc<SessionEquity>,
         profile: &Profile,
-        (session, dealer): (&SessionState, usize),
+        (session, dealer, kitty): (&SessionState, usize, i64),
         position: usize,
     ) -> SessionQuery {
         let n = equity.players;
@@ -458,48 +491,45 @@ impl SessionQuery {
         for (p, slot) in balances.iter_mut().enumerate().take(n) {
             *slot = session.balances[(dealer + 1 + p) % n];
         }
-        let payouts = profile
-            .bid_ids()
-            .map(|id| {
-                let bid = profile.bid(id);
-                [false, true].map(|made| (bid.declarer_units(made, n), bid.defender_units(made)))
-            })
-            .collect();
+        let mut payments = vec![[0; MAX_PLAYERS]; 1 + n * MAX_BIDS * 2];
+        payments[0] = contract_payments(profile, n, kitty, None).0;
+        for declarer in 0..n {
+            for id in profile.bid_ids() {
+                for made in [false, true] {
+                    let contract = Some((declarer, id, made));
+                    payments[Self::slot(contract)] =
+                        contract_payments(profile, n, kitty, contract).0;
+                }
+            }
+        }
         SessionQuery {
             equity,
-            payouts,
             balances,
             deals_after: session.deals_after() as usize,
             position,
-            chances: (0..1 + n * MAX_BIDS * 2).map(|_| OnceLock::new()).collect(),
+            chances: payments.iter().map(|_| OnceLock::new()).collect(),
+            payments,
         }
     }
 
-    /// The seat's chance of winning the session when this deal ends with `contract` (the
-    /// declarer's position, the bid and whether it was made; None: passed out), the bid's
-    /// payouts settled as the hand evaluator counts them (no kitty).
-    pub fn chance(&self, contract: Option<(usize, BidId, bool)>) -> f64 {
-        let n = self.equity.players;
-        let slot = match contract {
+    /// Where an ending's payments and chance are kept.
+    fn slot(contract: Option<(usize, BidId, bool)>) -> usize {
+        match contract {
             None => 0,
             Some((declarer, bid, made)) => {
                 1 + (declarer * MAX_BIDS + bid.index()) * 2 + usize::from(made)
             }
-        };
+        }
+    }
+
+    /// The seat's chance of winning the session when this deal ends with `contract` (the
+    /// declarer's position, the bid and whether it was made; None: passed out).
+    pub fn chance(&self, contract: Option<(usize, BidId, bool)>) -> f64 {
+        let slot = Self::slot(contract);
         *self.chances[slot].get_or_init(|| {
-            let mut payments = [0; MAX_PLAYERS];
-            if let Some((declarer, id, made)) = contract {
-                let (declarer_units, defender_units) = self.payouts[id.index()][usize::from(made)];
-                for (p, pay) in payments.iter_mut().enumerate().take(n) {
-                    *pay = if p == declarer {
-                        declarer_units
-                    } else {
-                        defender_units
-                    };
-                }
-            }
+            let payments = &self.payments[slot];
             self.equity
-                .chance_after(&self.balances, &payments, self.deals_after, self.position)
+                .chance_after(&self.balances, payments, self.deals_after, self.position)
         })
     }
 }
@@ -568,6 +598,9 @@ mod tests {
             ("1/8:0,0,0,0;kitty=2", 4, false, "no kitty"),
             ("1/8:0,0,0;kitty=2", 3, true, "and the kitty sum to 2"),
             ("1/8:0,0,0;pot=2", 3, true, "not kitty=K"),
+            ("1/8:2,0,0;kitty=-2", 3, true, "from 0 to"),
+            ("1/1001:0,0,0,0", 4, false, "at most 1000"),
+            ("1/8:-1000000000001,1000000000001,0,0", 4, false, "within ±"),
         ] {
             let error = parse_session(bad, players, has_kitty).unwrap_err();
             assert!(error.contains(why), "{bad}: {error}");
@@ -663,6 +696,34 @@ mod tests {
     }
 
     #[test]
+    fn a_seat_s_query_settles_with_the_ante_and_the_kitty_where_the_profile_has_them() {
+        let profile = Profile::builtin("peep-nap").unwrap();
+        let mut measured = DealOutcomes::new(4);
+        measured.add([0; MAX_PLAYERS], 1);
+        let equity = Arc::new(SessionEquity::new(&measured, 8, 1));
+        let mut balances = [0; MAX_PLAYERS];
+        balances[..4].copy_from_slice(&[-20, 10, -1, -1]);
+        let last = SessionState {
+            deal: 8,
+            deals: 8,
+            balances,
+        };
+        let nap = profile
+            .bid_ids()
+            .find(|&id| profile.bid(id).name() == "nap-without-floater")
+            .unwrap();
+        // With 12 in the kitty and four antes of 1, a made Nap takes 15 from the others and 16
+        // from the kitty: -20 + 31 - 1 = +10 against the leader's 10 - 5 - 1 = +4.
+        let query = SessionQuery::new(equity.clone(), &profile, (&last, 3, 12), 0);
+        assert_eq!(query.chance(Some((0, nap, true))), 1.0);
+        // With an empty kitty the same Nap leaves it at -2, behind.
+        let query = SessionQuery::new(equity, &profile, (&last, 3, 0), 0);
+        assert_eq!(query.chance(Some((0, nap, true))), 0.0);
+        // Nobody declaring: everyone antes, and the leader stays ahead.
+        assert_eq!(query.chance(None), 0.0);
+    }
+
+    #[test]
     fn a_seat_s_query_values_each_ending_by_the_profile_s_payouts() {
         let profile = Profile::default_profile();
         let mut measured = DealOutcomes::new(4);
@@ -678,7 +739,7 @@ mod tests {
         // Dealer seat 3: seat 0 is eldest (position 0), at -9; seat 1 leads at +9. Only a
         // made Nap (5 from each of three, to +6 against seat 1's +4) lifts seat 0 past it; a
         // made Four (4 from each) leaves it at +3 against +5.
-        let query = SessionQuery::new(Arc::new(equity), &profile, (&last, 3), 0);
+        let query = SessionQuery::new(Arc::new(equity), &profile, (&last, 3, 0), 0);
         let bid = |name: &str| {
             profile
                 .bid_ids()

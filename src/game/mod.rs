@@ -11,5 +11,5 @@ pub use deal::{Dealt, STOCK_MAX, Shuffler, StockOrder};
 pub use session::{SessionResult, SessionState, play_session, resume_session};
 pub use state::{
     Call, Contract, DealState, IllegalCall, IllegalPlay, IllegalPurchase, Phase, Settlement, beats,
-    opening_leads, trick_winner,
+    contract_payments, opening_leads, trick_winner,
 };

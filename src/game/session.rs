@@ -35,7 +35,7 @@ pub struct SessionResult {
     pub passed_out: usize,
     /// Each seat's balance at the end.
     pub balances: [i64; MAX_PLAYERS],
-    /// The kitty at the end (it starts empty).
+    /// The kitty at the end (a session starts with it empty).
     pub kitty: i64,
     /// Each seat's share of the win, in 420ths (420 is divisible by every table size up to 7, so
     /// a tie shared by k seats gives each exactly 420 / k).
@@ -61,25 +61,33 @@ pub fn play_session(
         deals: profile.session_deals() as u32,
         balances: [0; MAX_PLAYERS],
     };
-    resume_session(profile, shuffler, players, deal_rng, (start, dealer), play)
+    resume_session(
+        profile,
+        shuffler,
+        players,
+        deal_rng,
+        (start, dealer, 0),
+        play,
+    )
 }
 
 /// Plays the rest of a session from `start`: its deal dealt by `dealer` (the pack as
-/// `shuffler` holds it), then the deal passing left to the session's end. The result counts
-/// the deals played from `start` and the balances at the end.
+/// `shuffler` holds it) with `kitty` in the kitty (0 without one), then the deal passing left
+/// to the session's end. The result counts the deals played from `start` and the balances and
+/// kitty at the end.
 pub fn resume_session(
     profile: &Profile,
     shuffler: &mut Shuffler,
     players: usize,
     deal_rng: &mut SimRng,
-    (start, mut dealer): (SessionState, usize),
+    (start, mut dealer, kitty): (SessionState, usize, i64),
     mut play: impl FnMut(&mut DealState),
 ) -> SessionResult {
     let mut result = SessionResult {
         deals: 0,
         passed_out: 0,
         balances: start.balances,
-        kitty: 0,
+        kitty,
         win_share_420: [0; MAX_PLAYERS],
     };
     for deal in start.deal..=start.deals {

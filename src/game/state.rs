@@ -20,7 +20,7 @@ mod settle;
 pub use auction::{Call, Contract, IllegalCall};
 pub use extras::IllegalPurchase;
 pub use play::{IllegalPlay, beats, opening_leads, trick_winner};
-pub use settle::Settlement;
+pub use settle::{Settlement, contract_payments};
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{BidId, HAND_SIZE, MAX_PLAYERS, Profile};

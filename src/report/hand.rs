@@ -499,12 +499,22 @@ impl HandReport<'_> {
             "contract",
             if wins { "     P(win)   ±se" } else { "" }
         );
+        let best = s
+            .recommended
+            .map_or(crate::game::Call::Pass, crate::game::Call::Bid);
         for c in &s.calls {
-            let best = s
-                .recommended
-                .map_or(crate::game::Call::Pass, crate::game::Call::Bid);
-            let mark = if c.call == best {
+            // "vs best" is against the call worth the most units (its difference is 0); by
+            // the chance of winning, the recommended call may be another, and is marked so.
+            let top_units = c.is_best;
+            let mark = if c.call == best && self.by_wins {
+                match top_units {
+                    true => "  <- best (units and P(win))".to_string(),
+                    false => "  <- best P(win)".to_string(),
+                }
+            } else if c.call == best {
                 "  <- best".to_string()
+            } else if top_units && self.by_wins {
+                "  <- best units".to_string()
             } else if c.dropped {
                 format!("  (dropped after {} worlds)", c.worlds)
             } else {

@@ -185,7 +185,8 @@ impl AuctionTally {
         }
         self.pass_dropped |= other.pass_dropped;
         if !other.wins.is_empty() {
-            self.wins.resize(calls, (0, 0));
+            // A consistent part has one entry per call (`is_consistent`), so none is lost here.
+            self.wins.resize(calls.max(other.wins.len()), (0, 0));
             for (c, (sum, sum_sq)) in other.wins.iter().enumerate() {
                 if !dropped(c) {
                     self.wins[c].0 += sum;
@@ -203,6 +204,7 @@ impl AuctionTally {
         self.calls.len() == calls
             && self.played.len() == calls
             && self.pairs.len() == pair_count(calls)
+            && (self.wins.is_empty() || self.wins.len() == calls)
             && self
                 .calls
                 .iter()
@@ -266,16 +268,28 @@ impl AuctionTally {
     /// to the one with the higher mean units, then to the earlier call): None without
     /// candidates or without a session.
     pub fn best_chance(&self, candidates: impl IntoIterator<Item = usize>) -> Option<usize> {
-        let key = |c: usize| {
-            let chance = self.wins.get(c).map_or(0, |w| w.0);
-            let ev = self.ev(c).map_or(f64::NEG_INFINITY, |(mean, _)| mean);
-            (chance, ev)
-        };
         if self.wins.is_empty() {
             return None;
         }
+        // Means compared exactly: sum_b / n_b against sum_c / n_c as cross products (a call
+        // never valued has no mean and loses to any that was).
+        let chance = |c: usize| {
+            let sum = self.wins.get(c).map_or(0, |w| w.0);
+            (u128::from(sum), u128::from(self.call_worlds(c)))
+        };
+        let ev = |c: usize| self.ev(c).map_or(f64::NEG_INFINITY, |(mean, _)| mean);
+        let keeps = |b: usize, c: usize| {
+            let ((sum_b, n_b), (sum_c, n_c)) = (chance(b), chance(c));
+            if n_b == 0 || n_c == 0 {
+                return n_b > 0 || n_c == 0 && ev(b) >= ev(c);
+            }
+            match (sum_b * n_c).cmp(&(sum_c * n_b)) {
+                std::cmp::Ordering::Equal => ev(b) >= ev(c),
+                order => order.is_gt(),
+            }
+        };
         candidates.into_iter().fold(None, |best, c| match best {
-            Some(b) if key(b) >= key(c) => Some(b),
+            Some(b) if keeps(b, c) => Some(b),
             _ => Some(c),
         })
     }

@@ -755,6 +755,9 @@ pub struct CallSummary {
     pub auction_ev: f64,
     /// The standard error of `auction_ev`.
     pub auction_ev_se: f64,
+    /// Whether this is the call worth the most units (the best, that `diff_best` compares
+    /// against).
+    pub is_best: bool,
     /// `auction_ev` less the best call's (0 for the best), compared world by world.
     pub diff_best: f64,
     /// The standard error of `diff_best` (paired; unpaired for a call dropped before the end,
@@ -876,6 +879,7 @@ impl HandQuery<'_> {
                     call: call_at(c),
                     auction_ev: mean,
                     auction_ev_se: se,
+                    is_best: c == best,
                     diff_best: diff,
                     diff_best_se: diff_se,
                     p_contract: if n == 0 {

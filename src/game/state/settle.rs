@@ -10,7 +10,7 @@
 
 use super::{Contract, DealState, Phase};
 use crate::game::SessionState;
-use crate::rules::{Bid, BidId, MAX_PLAYERS};
+use crate::rules::{Bid, BidId, MAX_PLAYERS, Profile};
 
 /// A finished deal's contract and result ([`DealState::settlement`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,21 +144,14 @@ impl<'p> DealState<'p> {
             outcome.sole_payer = Some(seat);
             return outcome;
         }
-        let (mut each, mut into_kitty_each) = bid.stakes(made);
-        if made {
-            if bid.takes_kitty() {
-                outcome.from_kitty = outcome.kitty_after;
-            }
-        } else {
-            if self.spare_taken {
-                // Taking the spare hand multiplies a failure's payout.
-                let multiplier = self.profile.spare_hand().map_or(1, |s| s.failed_multiplier);
-                each *= multiplier;
-                into_kitty_each *= multiplier;
-            }
-            outcome.from_kitty = -into_kitty_each * self.players as i64;
-        }
-        outcome.each = each;
+        // Taking the spare hand multiplies a failure's payout.
+        let multiplier = match self.spare_taken && !made {
+            true => self.profile.spare_hand().map_or(1, |s| s.failed_multiplier),
+            false => 1,
+        };
+        let players = usize::from(self.players);
+        (outcome.each, outcome.from_kitty) =
+            contract_transfers(bid, made, outcome.kitty_after, players, multiplier);
         outcome.kitty_after -= outcome.from_kitty;
         outcome
     }
@@ -167,14 +160,17 @@ impl<'p> DealState<'p> {
     #[inline]
     fn seat_units(&self, outcome: &Outcome, seat: usize) -> i64 {
         let opponents = self.players as i64 - 1;
-        let transfers = if seat == outcome.declarer {
-            outcome.each * opponents + outcome.from_kitty
-        } else {
-            match outcome.sole_payer {
-                None => -outcome.each,
-                Some(payer) if payer == seat => -outcome.each * opponents,
-                Some(_) => 0,
-            }
+        let transfers = match outcome.sole_payer {
+            Some(payer) if seat != outcome.declarer => match payer == seat {
+                true => -outcome.each * opponents,
+                false => 0,
+            },
+            _ => seat_transfer(
+                seat == outcome.declarer,
+                outcome.each,
+                outcome.from_kitty,
+                opponents,
+            ),
         };
         transfers - self.paid_in[seat]
     }
@@ -216,4 +212,62 @@ impl<'p> DealState<'p> {
         }
         pay
     }
+}
+
+/// What a contract of `bid` transfers, made or failed: the units each defender pays the
+/// declarer (negative: the declarer pays each), and the units the declarer takes from the kitty
+/// (negative: pays into it), `kitty` holding what this deal has paid into it; a failure's
+/// stakes multiplied by `multiplier` (the spare hand's). The one rule both [`DealState`]'s
+/// settlement and [`contract_payments`] follow.
+#[inline(always)]
+fn contract_transfers(
+    bid: &Bid,
+    made: bool,
+    kitty: i64,
+    players: usize,
+    multiplier: i64,
+) -> (i64, i64) {
+    let (each, into_kitty_each) = bid.stakes(made);
+    let from_kitty = match made {
+        true if bid.takes_kitty() => kitty,
+        true => 0,
+        false => -into_kitty_each * multiplier * players as i64,
+    };
+    (each * multiplier, from_kitty)
+}
+
+/// A seat's transfers under a contract where each defender pays the declarer `each` and the
+/// declarer takes `from_kitty` from the kitty (`opponents`: the declarer's opponents).
+#[inline(always)]
+fn seat_transfer(is_declarer: bool, each: i64, from_kitty: i64, opponents: i64) -> i64 {
+    match is_declarer {
+        true => each * opponents + from_kitty,
+        false => -each,
+    }
+}
+
+/// What each seat of a table of `players` wins (positive) or pays for a deal that `contract`
+/// ends (the declarer's index, the bid and whether it was made; None: passed out), the kitty
+/// holding `kitty` before it: settled as [`DealState::payments`] settles a deal in which every
+/// seat paid the profile's ante and nothing else (no peek, purchase or spare hand), and the
+/// kitty after it. For valuing a deal's possible endings before it is played.
+pub fn contract_payments(
+    profile: &Profile,
+    players: usize,
+    kitty: i64,
+    contract: Option<(usize, BidId, bool)>,
+) -> ([i64; MAX_PLAYERS], i64) {
+    let ante = profile.ante();
+    let mut kitty = kitty + ante * players as i64;
+    let mut pay = [0; MAX_PLAYERS];
+    pay[..players].fill(-ante);
+    if let Some((declarer, id, made)) = contract {
+        let (each, from_kitty) = contract_transfers(profile.bid(id), made, kitty, players, 1);
+        let opponents = players as i64 - 1;
+        for (seat, p) in pay.iter_mut().enumerate().take(players) {
+            *p += seat_transfer(seat == declarer, each, from_kitty, opponents);
+        }
+        kitty -= from_kitty;
+    }
+    (pay, kitty)
 }
