@@ -70,6 +70,12 @@ while read -r name command rules players deals play dd by seed classes; do
             --checkpoint "$checkpoint" "${resume[@]}"
         rm -f "$checkpoint"
         ;;
+    equity)
+        "$napsim" --rules "$rules" equity --players "$players" --deals "$deals" \
+            --bid "$by" --play "$play" --seed "$seed" --quiet \
+            --out "results/$name.csv" --markdown "results/$name.md" --plot "results/$name.svg" \
+            --outcomes "results/$name.outcomes.csv" --breakeven "results/$name.breakeven.csv"
+        ;;
     *)
         echo "unknown command '$command' in configs/experiments/guide.tsv" >&2
         exit 2

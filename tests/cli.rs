@@ -1406,6 +1406,52 @@ fn equity_writes_its_table_chart_and_outcomes_and_a_decided_lead_is_certain() {
 }
 
 #[test]
+fn equity_breakeven_says_what_make_rate_a_bid_needs_from_each_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    napsim()
+        .current_dir(d)
+        .args([
+            "equity",
+            "--players",
+            "3",
+            "--deals",
+            "30000",
+            "--seed",
+            "8",
+        ])
+        .args(["--quiet", "--breakeven", "b.csv"])
+        .assert()
+        .success();
+    let rows = common::records(&std::fs::read_to_string(d.join("b.csv")).unwrap());
+    // Four bids, eight deals to come at most, leads -24..24 in steps of 2.
+    assert_eq!(rows.len(), 4 * 8 * 25);
+    let at = |bid: &str, deals: &str, lead: &str| -> f64 {
+        let row = rows
+            .iter()
+            .find(|r| r["bid"] == bid && r["deals_left"] == deals && r["lead"] == lead)
+            .unwrap();
+        assert_eq!(row["units_breakeven"], "0.5", "{row:?}");
+        row["session_breakeven"].parse().unwrap()
+    };
+    for row in &rows {
+        let rate: f64 = row["session_breakeven"].parse().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "{row:?}");
+    }
+    // Last deal, 24 behind each: a made Three (+6, the others -3) leaves it 15 behind, no better
+    // than passing, while a made Wellington (+20, the others -10) wins, and losing it costs
+    // nothing that matters.
+    assert_eq!(at("three", "1", "-24"), 1.0);
+    assert_eq!(at("wellington", "1", "-24"), 0.0);
+    // 24 ahead of each: passing wins for certain; no bid is worth any risk.
+    assert_eq!(at("three", "1", "24"), 1.0);
+    // Level with one deal left: a made Three wins, a lost one loses, passing shares three
+    // ways: a third. With more deals to come, the make rate needed rises towards the units'.
+    assert!((at("three", "1", "0") - 1.0 / 3.0).abs() < 1e-9);
+    assert!(at("three", "8", "0") > at("three", "1", "0"));
+}
+
+#[test]
 fn equity_refuses_bad_input_with_one_error_line() {
     use common::assert_bad;
     assert_bad(&["equity", "--deals", "0"], "at least 1");

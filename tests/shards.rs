@@ -659,10 +659,15 @@ fn an_equity_table_and_its_outcomes_are_the_same_whatever_the_threads_and_shards
     let command = ["equity", "--players", "3", "--deals", &deals, "--seed", "8"];
     assert_threads_and_shards_agree(d, &command);
     // The extra outputs too: from one run, and from the merge of its shards.
+    let outputs = [
+        ("--markdown", "md"),
+        ("--plot", "svg"),
+        ("--outcomes", "csv"),
+        ("--breakeven", "be.csv"),
+    ];
     let extras = |prefix: &str| {
-        ["--markdown", "--plot", "--outcomes"]
+        outputs
             .iter()
-            .zip(["md", "svg", "csv"])
             .flat_map(|(flag, ext)| [flag.to_string(), format!("{prefix}.{ext}")])
             .collect::<Vec<_>>()
     };
@@ -675,7 +680,7 @@ fn an_equity_table_and_its_outcomes_are_the_same_whatever_the_threads_and_shards
     merge.extend(parts);
     merge.extend(extras("merged"));
     ok(d, &merge.iter().map(String::as_str).collect::<Vec<_>>());
-    for ext in ["md", "svg", "csv"] {
+    for (_, ext) in outputs {
         let (a, b) = (format!("single.{ext}"), format!("merged.{ext}"));
         assert!(read(d, &a) == read(d, &b), "{a} and {b} differ");
     }

@@ -6,12 +6,13 @@
 //! state of the session; the table shows the states a player reads most easily: one seat
 //! leading each of the others by the same amount (the others level), by deals to come.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::simulate::{Simulate, SimulateJob, play_block};
 use crate::error::Error;
 use crate::eval::equity::{ByPosition, DealOutcomes, SessionEquity};
-use crate::game::DealState;
+use crate::game::{DealState, contract_payments};
 use crate::rules::{MAX_PLAYERS, Profile};
 use crate::run::LongCommand;
 use crate::sim::{Block, Tally, TallyError};
@@ -188,14 +189,97 @@ pub fn rows(
 /// The chance of a seat `lead` ahead of each of the others (who are level), `deals` to come,
 /// averaged over the positions it may hold in the next deal.
 pub fn leader_chance(equity: &SessionEquity, lead: i64, deals: usize) -> f64 {
-    let n = equity.players();
-    let mut sum = 0.0;
-    for position in 0..n {
+    average_over_positions(equity.players(), |position| {
         let mut balances = [0; MAX_PLAYERS];
         balances[position] = lead;
-        sum += equity.win_chances(&balances, deals)[position];
+        equity.win_chances(&balances, deals)[position]
+    })
+}
+
+/// One row of the break-even table: the make rate at which a bid is worth as much to the
+/// chance of winning the session as a deal in which nobody declares, for a declarer `lead`
+/// units ahead of each other seat (the others level), `deals` deals to come.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BreakevenRow {
+    /// The profile's name.
+    pub profile: String,
+    /// Table size.
+    pub players: usize,
+    /// The bid's name.
+    pub bid: String,
+    /// Deals to come, the one about to be dealt included.
+    pub deals_left: usize,
+    /// The declarer's balance less each other seat's (negative: behind).
+    pub lead: i64,
+    /// The make rate at which the bid pays as much as nobody declaring, in units (the
+    /// profile's break-even, the same for every state).
+    pub units_breakeven: f64,
+    /// The make rate at which making the bid's contract gives the same chance of winning the
+    /// session as a deal passed out: 1 when even making it does no better, 0 when making it
+    /// does better and even losing it does as well (the chances averaged over the declarer's
+    /// position in the deal).
+    pub session_breakeven: f64,
+}
+
+/// The break-even table: every bid of the profile, every lead of `leads`, every number of
+/// deals to come up to the profile's session (see [`BreakevenRow`]). Declarers hold no kitty
+/// in these states: the deal is settled as from an empty one.
+pub fn breakeven_rows(
+    profile: &Profile,
+    players: usize,
+    equity: &SessionEquity,
+    leads: &[i64],
+) -> Vec<BreakevenRow> {
+    let states: Vec<_> = profile
+        .bid_ids()
+        .flat_map(|id| (1..=profile.session_deals()).map(move |deals| (id, deals)))
+        .flat_map(|(id, deals)| leads.iter().map(move |&lead| (id, deals, lead)))
+        .collect();
+    // Each row values a few dozen states over every sampled future: the rows run in parallel
+    // (collected in order, so the table does not depend on the threads).
+    states
+        .into_par_iter()
+        .map(|(id, deals_left, lead)| {
+            let bid = profile.bid(id);
+            let chance = |contract: Option<bool>| {
+                average_over_positions(players, |position| {
+                    let mut balances = [0; MAX_PLAYERS];
+                    balances[position] = lead;
+                    let ending = contract.map(|made| (position, id, made));
+                    let (payments, _) = contract_payments(profile, players, 0, ending);
+                    equity.chance_after(&balances, &payments, deals_left - 1, position)
+                })
+            };
+            let (pass, made, failed) = (chance(None), chance(Some(true)), chance(Some(false)));
+            BreakevenRow {
+                profile: profile.name().to_string(),
+                players,
+                bid: bid.name().to_string(),
+                deals_left,
+                lead,
+                units_breakeven: bid.breakeven(players),
+                session_breakeven: breakeven(pass, made, failed),
+            }
+        })
+        .collect()
+}
+
+/// The make rate q at which `q * made + (1 - q) * failed` equals `pass`, within 0 to 1: 1 when
+/// even a made contract does no better than `pass`, 0 when a made one does better and even a
+/// lost one does as well.
+fn breakeven(pass: f64, made: f64, failed: f64) -> f64 {
+    if made <= pass {
+        1.0
+    } else if failed >= pass {
+        0.0
+    } else {
+        (pass - failed) / (made - failed)
     }
-    sum / n as f64
+}
+
+/// `value(position)` averaged over the positions of a table of `players`.
+fn average_over_positions(players: usize, value: impl Fn(usize) -> f64) -> f64 {
+    (0..players).map(value).sum::<f64>() / players as f64
 }
 
 /// The equity of `tally`'s outcomes, for sessions of `profile`'s length.
@@ -231,6 +315,43 @@ mod tests {
         let mut bad = ab.clone();
         bad.deals = 9;
         assert!(bad.check(0).is_err());
+    }
+
+    #[test]
+    fn break_even_rates_lie_between_never_and_always() {
+        assert_eq!(breakeven(0.5, 0.9, 0.1), 0.5);
+        assert_eq!(breakeven(0.2, 0.9, 0.3), 0.0, "even a loss does better");
+        assert_eq!(breakeven(0.0, 0.0, 0.0), 1.0, "nothing to gain");
+        assert_eq!(breakeven(0.9, 0.8, 0.1), 1.0, "even a make does worse");
+    }
+
+    #[test]
+    fn behind_on_the_last_deal_only_a_bid_that_overtakes_is_worth_a_risk() {
+        // Four players, every deal passed out: the balances never move but for this deal.
+        let profile = Profile::default_profile();
+        let mut measured = DealOutcomes::new(4);
+        measured.add([0; MAX_PLAYERS], 1);
+        let equity = SessionEquity::new(&measured, 8, 1);
+        let rows = breakeven_rows(&profile, 4, &equity, &[-10, 0, 10]);
+        let at = |bid: &str, deals: usize, lead: i64| {
+            rows.iter()
+                .find(|r| r.bid == bid && r.deals_left == deals && r.lead == lead)
+                .unwrap()
+                .session_breakeven
+        };
+        // 10 behind each with one deal left: a made Three (+12 against each) wins outright, a
+        // lost one costs nothing that matters: call it whatever the odds.
+        assert_eq!(at("three", 1, -10), 0.0);
+        // 10 ahead of each: passing wins for certain, so no bid is worth any risk.
+        assert_eq!(at("three", 1, 10), 1.0);
+        // Level: a made Three wins (1 against a quarter), a lost one loses (0): a quarter.
+        assert!((at("three", 1, 0) - 0.25).abs() < 1e-12);
+        let units = rows
+            .iter()
+            .find(|r| r.bid == "three")
+            .unwrap()
+            .units_breakeven;
+        assert_eq!(units, 0.5);
     }
 
     #[test]

@@ -125,6 +125,9 @@ pub struct MergeArgs {
     /// Equity tables: the measured payments of one deal here (CSV).
     #[arg(long, value_name = "FILE.csv")]
     pub outcomes: Option<PathBuf>,
+    /// Equity tables: the make rate worth each bid by lead and deals to come here (CSV).
+    #[arg(long, value_name = "FILE.csv")]
+    pub breakeven: Option<PathBuf>,
 }
 
 /// `napsim rules ...`.
@@ -352,6 +355,11 @@ pub struct EquityArgs {
     /// payment, the eldest first), which `lookahead:objective=wins,equity=(FILE)` reads.
     #[arg(long, value_name = "FILE.csv")]
     pub outcomes: Option<PathBuf>,
+    /// Write the break-even table here (CSV): for every bid, lead and number of deals to come,
+    /// the make rate at which calling it gives the chance of winning that nobody declaring
+    /// gives, beside the profile's break-even in units.
+    #[arg(long, value_name = "FILE.csv")]
+    pub breakeven: Option<PathBuf>,
     /// Seed, threads, progress, shards and checkpoints.
     #[command(flatten)]
     pub long: LongArgs,

@@ -226,6 +226,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 markdown: a.markdown,
                 plot: a.plot,
                 outcomes: a.outcomes,
+                breakeven: a.breakeven,
                 ..Outputs::default()
             };
             long::<Equity>(&profile, job, &a.long, outputs)
@@ -422,6 +423,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 markdown: a.markdown,
                 plot: a.plot,
                 outcomes: a.outcomes,
+                breakeven: a.breakeven,
             };
             deliver(commands::merge(&a.parts, expected, outputs)?)
         }

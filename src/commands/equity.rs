@@ -14,9 +14,13 @@ use crate::run::LongCommand;
 const LEAD_MAX: i64 = 40;
 const LEAD_STEP: i64 = 2;
 const SHOWN_STEP: i64 = 8;
+/// The leads of the break-even table: every other unit up to 24 (a Three's swing at seven
+/// players, and two Fours' at four).
+const BREAKEVEN_LEAD_MAX: i64 = 24;
 
 impl Render for Equity {
-    const EXTRA_OUTPUTS: &'static [&'static str] = &["--markdown", "--plot", "--outcomes"];
+    const EXTRA_OUTPUTS: &'static [&'static str] =
+        &["--markdown", "--plot", "--outcomes", "--breakeven"];
 
     /// The CSV (with its manifest), the Markdown, the chart and the outcomes where asked; with
     /// none of them, the Markdown on stdout.
@@ -59,6 +63,7 @@ impl Render for Equity {
             &outputs.markdown,
             &outputs.plot,
             &outputs.outcomes,
+            &outputs.breakeven,
         ];
         if named.iter().all(|o| o.is_none()) {
             rendered.stdout = markdown.into_bytes();
@@ -82,6 +87,13 @@ impl Render for Equity {
         }
         if let Some(path) = &outputs.outcomes {
             rendered.add(path, tally.measured(job.players).to_csv().into_bytes());
+        }
+        if let Some(path) = &outputs.breakeven {
+            let leads = equity::leads(BREAKEVEN_LEAD_MAX, LEAD_STEP);
+            let rows = equity::breakeven_rows(profile, job.players, &session, &leads);
+            let csv = report::csv_bytes(&rows)
+                .map_err(|e| Error::runtime(format!("cannot format CSV: {e}")))?;
+            rendered.add(path, csv);
         }
         rendered.stderr += &format!(
             "{} deals measured in {:.2} s; {} distinct payments\n",

@@ -57,16 +57,19 @@ pub struct Outputs {
     pub plot: Option<PathBuf>,
     /// Equity tables: the measured payments of one deal (CSV), which bidders read.
     pub outcomes: Option<PathBuf>,
+    /// Equity tables: the break-even make rates (CSV).
+    pub breakeven: Option<PathBuf>,
 }
 
 impl Outputs {
     /// The extra outputs with their flags.
-    fn extras(&self) -> [(&'static str, &Option<PathBuf>); 4] {
+    fn extras(&self) -> [(&'static str, &Option<PathBuf>); 5] {
         [
             ("--pairs", &self.pairs),
             ("--markdown", &self.markdown),
             ("--plot", &self.plot),
             ("--outcomes", &self.outcomes),
+            ("--breakeven", &self.breakeven),
         ]
     }
 
@@ -78,6 +81,7 @@ impl Outputs {
             &self.markdown,
             &self.plot,
             &self.outcomes,
+            &self.breakeven,
         ]
         .into_iter()
         .flatten()
