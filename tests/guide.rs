@@ -28,6 +28,18 @@
 //! - `{{exploit STRATEGY}}`: the strategy's exploitability per session, `+0.13 ± 0.02` (95%).
 //! - `{{tour TOURNAMENT A B}}`: entrant A's mean paired difference over B per session from
 //!   `results/TOURNAMENT.pairs.csv`, `+0.67 ± 0.08` (95%).
+//! - `{{wshare TOURNAMENT A}}`: entrant A's win share per session with its 95% interval,
+//!   `0.280 (0.252–0.309)` (a check compares the share, a fraction).
+//! - `{{declared TOURNAMENT A BID}}`: the contracts of BID entrant A declared per thousand
+//!   sessions it played.
+//!
+//! Session equity tables (`napsim equity`, `results/TABLE.csv` and `TABLE.breakeven.csv`):
+//!
+//! - `{{eq TABLE DEALS LEAD}}`: the chance of winning the session, in whole percent, of a player
+//!   LEAD units ahead of each other player (the others level) with DEALS deals to come.
+//! - `{{be TABLE BID DEALS LEAD}}`: the make rate at which declaring BID there gives the chance of
+//!   winning that nobody declaring gives (whole percent); `{{ube TABLE BID}}` the profile's
+//!   break-even in units, for comparison.
 //!
 //! A check takes any figure: `{{check KIND ARGS... OP VALUE}}`.
 //!
@@ -231,8 +243,78 @@ fn strategy_figure(
             };
             (format!("{:+.2} ± {:.2}", f.value, f.half), f)
         }
+        "wshare" => {
+            let row = table_row(tables, arg(0)?, &[("entrant", arg(1)?)])?;
+            let value = num(&row, "win_share")?;
+            let (low, high) = (
+                num(&row, "win_share_ci95_low")?,
+                num(&row, "win_share_ci95_high")?,
+            );
+            let f = Figure {
+                value,
+                half: (high - value).max(value - low),
+            };
+            (format!("{value:.3} ({low:.3}–{high:.3})"), f)
+        }
+        "declared" => {
+            let row = table_row(tables, arg(0)?, &[("entrant", arg(1)?)])?;
+            let declared = declared(&row["declarer"], arg(2)?).ok_or("no such bid declared")?;
+            let f = Figure {
+                value: 1000.0 * declared as f64 / num(&row, "sessions")?,
+                half: 0.0,
+            };
+            (format!("{:.0}", f.value), f)
+        }
+        "eq" => {
+            let row = table_row(
+                tables,
+                arg(0)?,
+                &[("deals_left", arg(1)?), ("lead", arg(2)?)],
+            )?;
+            let f = Figure {
+                value: 100.0 * num(&row, "win_chance")?,
+                half: 0.0,
+            };
+            (format!("{:.0}%", f.value), f)
+        }
+        "be" | "ube" => {
+            let name = format!("{}.breakeven", arg(0)?);
+            let mut wanted = vec![("bid", arg(1)?)];
+            if kind == "be" {
+                wanted.extend([("deals_left", arg(2)?), ("lead", arg(3)?)]);
+            }
+            let row = table_row(tables, &name, &wanted)?;
+            let column = match kind {
+                "be" => "session_breakeven",
+                _ => "units_breakeven",
+            };
+            let f = Figure {
+                value: 100.0 * num(&row, column)?,
+                half: 0.0,
+            };
+            (format!("{:.0}%", f.value), f)
+        }
         _ => return Ok(None),
     }))
+}
+
+/// The first row of table `name` whose columns hold the `wanted` values.
+fn table_row(tables: &mut Tables, name: &str, wanted: &[(&str, &str)]) -> Result<Row, String> {
+    tables
+        .rows(name)?
+        .iter()
+        .find(|r| wanted.iter().all(|(column, value)| r[*column] == *value))
+        .cloned()
+        .ok_or_else(|| format!("no row {wanted:?} in {name}"))
+}
+
+/// How many contracts of `bid` a tournament's `declarer` column (`three:26/58 four:14/32`,
+/// made/declared) counts as declared.
+fn declared(column: &str, bid: &str) -> Option<u64> {
+    column.split_whitespace().find_map(|entry| {
+        let (name, counts) = entry.split_once(':')?;
+        (name == bid).then(|| counts.split_once('/')?.1.parse().ok())?
+    })
 }
 
 /// Whether `label` matches `pattern` (`*` any run of characters).
@@ -615,6 +697,13 @@ fn the_guide_is_its_template_rendered_from_the_tables() {
 #[cfg(test)]
 mod engine {
     use super::*;
+
+    #[test]
+    fn declared_contracts_are_read_from_a_tournament_s_declarer_column() {
+        assert_eq!(declared("three:26/58 four:14/32", "four"), Some(32));
+        assert_eq!(declared("three:26/58 four:14/32", "nap"), None);
+        assert_eq!(declared("", "three"), None);
+    }
 
     fn row(seat: &str, class: &str, bid: &str, cells: &[(&str, &str)]) -> Row {
         let mut r: Row = [
