@@ -161,6 +161,7 @@ impl Profiles {
                 good.replacen("[table]\n", "[table]\nseats = 4\n", 1),
             ),
             ("too-many.toml", set("max_players", "8")),
+            ("long-session.toml", set("deals", "1001")),
             ("negative.toml", good.replacen("made = 4", "made = -4", 1)),
             ("small-pack.toml", set("lowest_rank", "\"Q\"")),
             (
@@ -692,6 +693,13 @@ fn every_command_refuses_a_bad_profile_naming_the_key() {
             "bids[1].made",
         ),
         input(&rules("small-pack.toml", &tour), "table.max_players"),
+        input(
+            &rules(
+                "long-session.toml",
+                &words(&["equity", "--deals", "10", "--seed", "1"]),
+            ),
+            "session.deals: must be from 1 to 1000",
+        ),
         input(
             &rules("pass-bid.toml", &words(&["deal", "--seed", "1"])),
             "bids[0].name: 'pass' is the name of a call that is not a bid",

@@ -258,7 +258,19 @@ fn strategy_figure(
         }
         "declared" => {
             let row = table_row(tables, arg(0)?, &[("entrant", arg(1)?)])?;
-            let declared = declared(&row["declarer"], arg(2)?).ok_or("no such bid declared")?;
+            // The column leaves out the bids never declared: those count 0, if the profile (the
+            // table's directory) has them.
+            let declared = match declared(&row["declarer"], arg(2)?) {
+                Some(count) => count,
+                None => {
+                    let rules = arg(0)?.split('/').next().unwrap_or_default();
+                    let profile = napsim::rules::load_profile(rules).map_err(|e| e.to_string())?;
+                    profile
+                        .bid_by_name(arg(2)?)
+                        .map(|_| 0)
+                        .ok_or(format!("{rules} has no bid {}", arg(2)?))?
+                }
+            };
             let f = Figure {
                 value: 1000.0 * declared as f64 / num(&row, "sessions")?,
                 half: 0.0,

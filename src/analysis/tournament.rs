@@ -619,7 +619,8 @@ pub struct EntrantRow {
     pub win_share_ci95_low: f64,
     /// Normal 95% interval of the win share.
     pub win_share_ci95_high: f64,
-    /// Declared / made per bid, `three:120/90 four:...`.
+    /// Made / declared per bid, over every seat it held: `three:90/120 four:...` (a bid it
+    /// never declared is left out).
     pub declarer: String,
 }
 

@@ -14,8 +14,8 @@ use crate::run::LongCommand;
 const LEAD_MAX: i64 = 40;
 const LEAD_STEP: i64 = 2;
 const SHOWN_STEP: i64 = 8;
-/// The leads of the break-even table: every other unit up to 24 (a Three's swing at seven
-/// players, and two Fours' at four).
+/// The leads of the break-even table: every other unit up to 24, beyond what a Three moves the
+/// lead at seven players (+18 against -3: 21) and a Four at four (+12 against -4: 16).
 const BREAKEVEN_LEAD_MAX: i64 = 24;
 
 impl Render for Equity {

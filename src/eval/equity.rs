@@ -301,8 +301,8 @@ pub fn shares(balances: &[i64]) -> [f64; MAX_PLAYERS] {
 pub const FUTURES: usize = 2048;
 
 /// The longest session a [`SessionEquity`] values, and so the most deals `napsim hand
-/// --session` takes: far beyond any real session, and its sampled futures stay a few megabytes.
-pub const MAX_SESSION_DEALS: u32 = 1_000;
+/// --session` takes: the longest session a profile may have.
+pub use crate::rules::MAX_SESSION_DEALS;
 
 /// Values session states from measured deal outcomes (see the module doc).
 #[derive(Clone, Debug)]
@@ -462,6 +462,8 @@ impl SessionEquity {
 /// One seat's view of its session while it values its calls: what each way this deal can end
 /// leaves it of the chance of winning the session. The ways are few (nobody declares, or a
 /// seat declares a bid and makes or loses it), so each is valued once, when first needed.
+/// The endings are settled by the contract alone: a deal's peeks, purchases and spare-hand
+/// costs, which depend on the play of that deal, are left out of the balances it ends with.
 pub struct SessionQuery {
     equity: Arc<SessionEquity>,
     /// Balances before this deal, by position in it.

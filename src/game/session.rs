@@ -35,7 +35,8 @@ pub struct SessionResult {
     pub passed_out: usize,
     /// Each seat's balance at the end.
     pub balances: [i64; MAX_PLAYERS],
-    /// The kitty at the end (a session starts with it empty).
+    /// The kitty at the end (a session from its first deal starts with it empty; a resumed one
+    /// with the kitty it was resumed with).
     pub kitty: i64,
     /// Each seat's share of the win, in 420ths (420 is divisible by every table size up to 7, so
     /// a tie shared by k seats gives each exactly 420 / k).

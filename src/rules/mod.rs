@@ -15,7 +15,7 @@ mod validate;
 pub use builtin::{BUILTIN, DEFAULT_PROFILE, builtin_names};
 pub use profile::{
     AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_BIDS, MAX_PLAYERS,
-    Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule,
+    MAX_SESSION_DEALS, Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule,
 };
 pub use raw::{
     AuctionRules, BidRules, DealRules, FloaterRules, KittyRules, PackRules, PlayRules,

@@ -17,6 +17,10 @@ pub const MAX_BIDS: usize = 64;
 /// and small enough that no settlement or tally can overflow.
 pub const MAX_STAKE: i64 = 1_000_000;
 
+/// The most deals a profile's session may have (`session.deals`), and so the longest session
+/// napsim values: far beyond any real session, and its sampled futures stay a few megabytes.
+pub const MAX_SESSION_DEALS: u32 = 1_000;
+
 /// A bid's position in its profile's ladder (0 is the lowest bid).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BidId(pub u8);

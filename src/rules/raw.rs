@@ -155,7 +155,9 @@ pub struct PlayRules {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionRules {
-    /// Deals in a session, passed-out deals included.
+    /// Deals in a session, passed-out deals included: 1 to [`MAX_SESSION_DEALS`].
+    ///
+    /// [`MAX_SESSION_DEALS`]: super::MAX_SESSION_DEALS
     pub deals: u32,
     /// How the first dealer is chosen: `"random"`.
     pub first_dealer: String,

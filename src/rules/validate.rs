@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use super::profile::{
     AllPass, Bid, BidId, BidKind, FirstDealer, Gather, HAND_SIZE, LeadRule, MAX_BIDS, MAX_PLAYERS,
-    MAX_STAKE, Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule, rules_digest,
+    MAX_SESSION_DEALS, MAX_STAKE, Profile, Revoke, Shuffle, SpareHand, Ties, TrumpRule,
+    rules_digest,
 };
 use super::raw::{BidRules, RuleSet};
 use super::{Problem, RulesError};
@@ -86,9 +87,9 @@ impl Profile {
         );
         let ties = v.choice(&raw.session.ties, "session.ties", &[("share", Ties::Share)]);
         v.check(
-            raw.session.deals >= 1,
+            (1..=MAX_SESSION_DEALS).contains(&raw.session.deals),
             "session.deals",
-            "must be at least 1",
+            &format!("must be from 1 to {MAX_SESSION_DEALS}"),
         );
         v.check(
             !raw.deal.batches.is_empty()
@@ -534,6 +535,26 @@ mod tests {
         ] {
             assert!(keys.contains(&key), "{key} missing from {keys:?}");
         }
+    }
+
+    #[test]
+    fn sessions_longer_than_napsim_values_are_refused() {
+        let with_deals = |deals: u32| {
+            let text = Profile::default_profile()
+                .toml()
+                .replace("deals = 8", &format!("deals = {deals}"));
+            Profile::from_toml(&text, "t")
+        };
+        assert_eq!(
+            with_deals(MAX_SESSION_DEALS).unwrap().session_deals(),
+            1_000
+        );
+        let err = with_deals(MAX_SESSION_DEALS + 1).unwrap_err().to_string();
+        assert!(
+            err.contains("session.deals: must be from 1 to 1000"),
+            "{err}"
+        );
+        assert!(with_deals(0).is_err());
     }
 
     #[test]
