@@ -3,7 +3,7 @@
 # tournament at four players (heather-1875, threshold bidding), cost per deal from `simulate` on
 # one thread, the policies timed in turn, five rounds, medians kept. Writes results/play-policies/
 # (tournament.csv, pairs.csv, timings.csv), then re-renders the README's table from them; the
-# test tests/play_policies_doc.rs fails when the two disagree.
+# test tests/docs/play_policies_doc.rs fails when the two disagree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -38,4 +38,4 @@ done
             'BEGIN { printf "%s,%d,5,%s,%.4f\n", p, d, m, m * 1e6 / d }'
     done
 } >"$out/timings.csv"
-BLESS=1 cargo test --release --quiet --test play_policies_doc
+BLESS=1 cargo test --profile suite --quiet --test docs -- play_policies_doc::

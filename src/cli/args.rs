@@ -901,7 +901,7 @@ mod tests {
         assert!(parse_count("-3").is_err());
         assert!(parse_count("1e-3").is_err());
         assert!(parse_count("lots").is_err());
-        // Read exactly, not through a float (found by tests/parsers.rs).
+        // Read exactly, not through a float (found by tests/engine/parsers.rs).
         assert_eq!(
             parse_count("1801440000000007e1"),
             Ok(18_014_400_000_000_070)

@@ -321,7 +321,7 @@ mod tests {
             "a:=1",
             "a:b=1,b=2",
             "a b",
-            // Found by tests/parsers.rs: the first '(' does not close at the end.
+            // Found by tests/engine/parsers.rs: the first '(' does not close at the end.
             "threshold:a=()()",
             "a:b=(c)(d)",
         ] {

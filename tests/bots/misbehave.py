@@ -6,7 +6,7 @@ on two lines), `huge` (a 4 MB line), `spawn` (starts a detached child that sleep
 crashes), `fine` (never). With the prefix `bid-` (`bid-crash`) it misbehaves on a call request
 instead (an illegal call is one of no profile). An optional second argument N delays it to the
 N-th such request; further arguments are ignored (the tests tag their processes with them, and
-a spawned child carries them too). Used by tests/ext_bots.rs and tests/play.rs."""
+a spawned child carries them too). Used by tests/play/ext_bots.rs and tests/play/play_tests.rs."""
 import json
 import subprocess
 import sys

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bots/lowest_bot.py, writing every line it receives and its answer to the file named by its
-first argument (`> ` before a request, `< ` before an answer). Used by tests/protocol_doc.rs to
+first argument (`> ` before a request, `< ` before an answer). Used by tests/docs/protocol_doc.rs to
 check the worked exchanges of docs/protocol.md."""
 import json
 import os

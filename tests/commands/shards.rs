@@ -1,7 +1,7 @@
 //! Shards and `napsim merge`: N shard processes and a merge write the same bytes as one
 //! process, for every long-running command; parts that do not belong together are refused.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! The case counts are small so that the suite stays fast; set `PROPTEST_CASES` (e.g. 20000) to
 //! search harder locally.
 
-mod common;
+use crate::common;
 
 use napsim::analysis::bid_table::Scheme;
 use napsim::analysis::replay::{

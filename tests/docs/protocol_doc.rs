@@ -3,7 +3,7 @@
 //! bot replaced by a recording copy of itself (tests/bots/record.py plays as lowest_bot.py and
 //! writes every line both ways).
 
-mod common;
+use crate::common;
 use common::napsim;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

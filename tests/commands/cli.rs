@@ -1,6 +1,6 @@
 //! The command line as a user meets it: outputs, determinism and errors.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -158,7 +158,7 @@ fn deal_json_has_the_documented_fields() {
     assert_eq!(text.lines().count(), 3);
     for line in text.lines() {
         let rec: serde_json::Value = serde_json::from_str(line).unwrap();
-        // The full field list is checked by tests/rules_checker.rs.
+        // The full field list is checked by tests/engine/rules_checker.rs.
         assert!(
             rec["auction"].is_array() && rec["tricks"].is_array(),
             "{line}"

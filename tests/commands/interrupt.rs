@@ -2,7 +2,7 @@
 //! checkpoint, exits 130 and leaves no output file; the same command plus `--resume` ends with
 //! the bytes of an uninterrupted run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -518,7 +518,7 @@ fn an_interrupted_optimize_resumes_its_round_to_the_uninterrupted_bytes() {
     let deals = if cfg!(debug_assertions) {
         "10000"
     } else {
-        "100000"
+        "30000"
     };
     let command = [
         "optimize",
@@ -667,7 +667,7 @@ fn signals_during_the_final_write_neither_lose_the_result_nor_leave_a_temporary_
 }
 
 /// What a writer writes to the named pipe `path` until it closes it; empty when no writer opens
-/// it within two seconds.
+/// it within twenty seconds (generous: a loaded machine may be slow to open it).
 fn read_pipe(path: &Path) -> Vec<u8> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
@@ -681,7 +681,7 @@ fn read_pipe(path: &Path) -> Vec<u8> {
     loop {
         match pipe.read(&mut chunk) {
             // No writer: not yet (it is opening the pipe), or no more.
-            Ok(0) if !written.is_empty() || start.elapsed() > Duration::from_secs(2) => {
+            Ok(0) if !written.is_empty() || start.elapsed() > Duration::from_secs(20) => {
                 return written;
             }
             Ok(0) => std::thread::sleep(Duration::from_millis(10)),

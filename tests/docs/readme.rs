@@ -13,7 +13,7 @@
 //!
 //! Left out, as `sh` or `text` blocks: command synopses, the shell loops and cluster scripts
 //! (they need a shell, Slurm or ssh hosts) and the interrupted run (it needs a Ctrl-C;
-//! `tests/interrupt.rs` covers it).
+//! `tests/commands/interrupt.rs` covers it).
 
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@
 //! Each command's cases are a table; every case runs in a fresh empty directory (outputs are
 //! asked for there), and a test reports every case that went wrong, not just the first.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `napsim bid-table --per-class`: hands drawn within their class estimate what the rows of
 //! random deals estimate, and the class shares agree with the shares random deals count.
 
-mod common;
+use crate::common;
 use common::*;
 
 use std::collections::HashMap;

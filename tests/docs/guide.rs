@@ -51,7 +51,7 @@
 //! bid (one class only). Text between `{{#` and `}}` is a comment. A line of placeholders only
 //! that renders to nothing (comments, checks) leaves no line behind.
 
-mod common;
+use crate::common;
 use common::records;
 
 use std::collections::HashMap;

@@ -1,6 +1,6 @@
 //! `napsim hand` and the `lookahead` bid policy from the command line.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn json(args: &[&str]) -> serde_json::Value {

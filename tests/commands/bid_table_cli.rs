@@ -1,6 +1,6 @@
 //! `napsim bid-table` and the `table` bid policy.
 
-mod common;
+use crate::common;
 use common::*;
 
 use napsim::bots::bid_policy;

@@ -102,6 +102,6 @@ fn the_readme_table_matches_the_measurements() {
         &readme[start..end],
         rendered,
         "README.md's play-policy table disagrees with results/play-policies/ \
-         (re-render with `BLESS=1 cargo test --test play_policies_doc`)"
+         (re-render with `BLESS=1 cargo test --profile suite --test docs -- play_policies_doc::`)"
     );
 }

@@ -1,6 +1,6 @@
 //! `napsim solve` and the solver-based play policies from the command line.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

@@ -1,6 +1,6 @@
 //! `napsim tournament`: conservation, determinism, and the intervals telling apart what differs.
 
-mod common;
+use crate::common;
 use common::*;
 
 use napsim::analysis::tournament::{
@@ -362,6 +362,7 @@ fn the_session_equity_is_what_sessions_played_from_its_states_give() {
     use napsim::game::{SessionState, Shuffler, resume_session};
     use napsim::policy::{Table, run_deal};
     use napsim::rules::MAX_PLAYERS;
+    use rayon::prelude::*;
 
     let profile = Profile::default_profile();
     let players = 4;
@@ -370,7 +371,7 @@ fn the_session_equity_is_what_sessions_played_from_its_states_give() {
     let config = SimulateConfig {
         profile: &profile,
         players,
-        deals: 400_000,
+        deals: 200_000,
         seed: 61,
         bid: bid.as_ref(),
         play: play.as_ref(),
@@ -389,7 +390,7 @@ fn the_session_equity_is_what_sessions_played_from_its_states_give() {
     let model = equity::session_equity(&profile, players, &tally);
 
     let table = Table::uniform(bid.as_ref(), play.as_ref());
-    let sessions = 40_000u64;
+    let sessions = 20_000u64;
     // (this deal's number, the balances by seat, its dealer)
     let states: [(u32, [i64; 4], usize); 4] = [
         (8, [-9, 9, 0, 0], 3),
@@ -405,23 +406,37 @@ fn the_session_equity_is_what_sessions_played_from_its_states_give() {
             deals: 8,
             balances,
         };
-        let mut won = [0u64; MAX_PLAYERS];
-        let mut shuffler = Shuffler::new(&profile, players);
-        for i in 0..sessions {
-            let (mut deal_rng, mut policy_rng) = napsim::rng::block_streams(900 + deal as u64, i);
-            shuffler.reset();
-            let result = resume_session(
-                &profile,
-                &mut shuffler,
-                players,
-                &mut deal_rng,
-                (start, dealer, 0),
-                |state| run_deal(state, &table, &mut policy_rng),
+        // Each session has its own streams, and the shares are summed: the same in any order.
+        let won = (0..sessions)
+            .into_par_iter()
+            .fold(
+                || ([0u64; MAX_PLAYERS], Shuffler::new(&profile, players)),
+                |(mut won, mut shuffler), i| {
+                    let (mut deal_rng, mut policy_rng) =
+                        napsim::rng::block_streams(900 + deal as u64, i);
+                    shuffler.reset();
+                    let result = resume_session(
+                        &profile,
+                        &mut shuffler,
+                        players,
+                        &mut deal_rng,
+                        (start, dealer, 0),
+                        |state| run_deal(state, &table, &mut policy_rng),
+                    );
+                    for (w, share) in won.iter_mut().zip(result.win_share_420).take(players) {
+                        *w += u64::from(share);
+                    }
+                    (won, shuffler)
+                },
+            )
+            .map(|(won, _)| won)
+            .reduce(
+                || [0u64; MAX_PLAYERS],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
             );
-            for (w, share) in won.iter_mut().zip(result.win_share_420).take(players) {
-                *w += u64::from(share);
-            }
-        }
         // The model's state: balances by position in this deal, the deals to come.
         let mut by_position = [0; MAX_PLAYERS];
         for (position, slot) in by_position.iter_mut().enumerate().take(players) {

@@ -2,7 +2,7 @@
 //! position, costs are never negative, deals played by `dd` lose nothing, calls are judged, and
 //! bad input is refused with one error line. Also `napsim solve --plays`.
 
-mod common;
+use crate::common;
 
 use common::{assert_bad, napsim, stdout};
 use serde_json::Value;

@@ -1,6 +1,6 @@
 //! `napsim thresholds`.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]
