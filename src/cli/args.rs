@@ -584,13 +584,8 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
         .ok_or_else(|| "expected a whole number such as 1000000, 1_000_000 or 1e6".to_string())
 }
 
-/// The play policy `napsim hand` uses unless told otherwise: PIMC as the strong bid tables
-/// play it, but for two changes that make it both stronger and cheaper there (measured in
-/// docs/performance.md, "`napsim hand`"): the declarer's opening lead, which every world of a
-/// hand shares, is decided once over 256 worlds; and against a misère the defenders play
-/// `expert`, which holds PIMC declarers to fewer made misères than PIMC's own defence.
-pub const HAND_DEFAULT_PLAY: &str =
-    "split:declarer=(pimc:worlds=16,opening=256),defence=(pimc:worlds=16),misere-defence=(expert)";
+/// The play policy `napsim hand` uses unless told otherwise: the evaluator's own default.
+pub const HAND_DEFAULT_PLAY: &str = crate::eval::hand::DEFAULT_PLAY;
 
 /// The play policy whose card `napsim review` shows beside each card played (its column is
 /// headed PIMC).

@@ -38,6 +38,15 @@ use worlds::{World, WorldDealer};
 /// Worlds per block. Part of the determinism contract: changing it changes the results.
 pub const BLOCK_SIZE: u64 = 64;
 
+/// The play policy the evaluator uses unless told otherwise (`napsim hand`, the call hint of
+/// `napsim play`): PIMC as the strong bid tables play it, but for two changes that make it both
+/// stronger and cheaper there (measured in docs/performance.md, "`napsim hand`"): the
+/// declarer's opening lead, which every world of a hand shares, is decided once over 256
+/// worlds; and against a misère the defenders play `expert`, which holds PIMC declarers to
+/// fewer made misères than PIMC's own defence.
+pub const DEFAULT_PLAY: &str =
+    "split:declarer=(pimc:worlds=16,opening=256),defence=(pimc:worlds=16),misere-defence=(expert)";
+
 /// Deals drawn per kept world before `napsim hand` gives up on conditioning calls as too rare.
 pub const MAX_DRAWS_PER_WORLD: u64 = 1_000_000;
 
