@@ -3,7 +3,8 @@
 
     scripts/hand-timing.py BINARY[,BINARY2] PROFILE PLAYERS COUNT SEED
 
-Draws COUNT random hands (Python's random with SEED, so the same hands every time), runs
+Draws COUNT random hands from the profile's pack at that table size (Python's random with SEED,
+so the same hands every time), runs
 `BINARY --rules PROFILE hand HAND --players PLAYERS --seed 1 --json --quiet` on each, and prints
 one line per hand (wall seconds, worlds, why it stopped, the recommendation, how many bids it
 dropped) and a summary (median, slowest, how many over ten seconds). Given two binaries
@@ -14,7 +15,9 @@ machine, and compare builds only within one run.
 """
 
 import json
+import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -29,13 +32,31 @@ def timed(binary, profile, players, hand):
     return time.time() - start, json.loads(out.stdout)
 
 
+def lowest_rank(profile, players):
+    """The lowest rank in the pack of a built-in profile at this table size (`[pack]`'s
+    `lowest_rank`, or its `lowest_rank_by_players` entry); "2" for a profile given as a file."""
+    path = os.path.join(os.path.dirname(__file__), "..", "configs", "rules", profile + ".toml")
+    if not os.path.exists(path):
+        return "2"
+    text = open(path).read()
+    by_players = re.search(r"^lowest_rank_by_players\s*=\s*\{([^}]*)\}", text, re.M)
+    if by_players:
+        found = re.search(rf"\b{players}\s*=\s*\"(\w+)\"", by_players.group(1))
+        if found:
+            return found.group(1)
+    found = re.search(r'^lowest_rank\s*=\s*"(\w+)"', text, re.M)
+    return found.group(1) if found else "2"
+
+
 def main():
     if len(sys.argv) != 6:
         sys.exit(__doc__)
     binaries, profile = sys.argv[1].split(","), sys.argv[2]
     players, count, seed = (int(a) for a in sys.argv[3:])
     rng = random.Random(seed)
-    pack = [r + s for s in "SHDC" for r in "23456789TJQKA"]
+    ranks = "23456789TJQKA"
+    low = lowest_rank(profile, players)
+    pack = [r + s for s in "SHDC" for r in ranks[ranks.index(low):]]
     walls = [[] for _ in binaries]
     for _ in range(count):
         hand = " ".join(rng.sample(pack, 5))
