@@ -5,9 +5,10 @@
 //!
 //! Every iteration checks a known answer, so that a wrong solver cannot be measured as a fast
 //! one: the golden file's values (`tests/data/solved_deals.csv`, computed by the naive minimax
-//! of `tests/solver/solver_tests.rs`; the bench keeps to its last 180 deals, the first golden file), and for the random deals the distribution of their best values, pinned
-//! (`KNOWN_*`), against which the target queries are checked too (a deal makes three exactly
-//! when its best value is three or more: two different searches must agree).
+//! of `tests/solver/solver_tests.rs`; the bench keeps to its last 180 deals, the first golden
+//! file), and for the random deals the distribution of their best values, pinned (`KNOWN_*`),
+//! against which the target queries are checked too (a deal makes three exactly when its best
+//! value is three or more: two different searches must agree).
 //!
 //! `cargo bench --bench solver`; the figures are reported in the issue notes.
 
