@@ -39,6 +39,12 @@ pub(super) fn play(view: &PlayView, layout: &Position, card: Card) -> (Position,
     layout.with_trump(trump_after(view, card)).after(card)
 }
 
+/// The layout as the seat to play in `view` is about to play `card`: with the trump that
+/// card's opening lead names, where it names one ([`play`] plays the card too).
+pub(super) fn before(view: &PlayView, layout: &Position, card: Card) -> Position {
+    layout.with_trump(trump_after(view, card))
+}
+
 /// Whether `value` beats `best` so far for a seat that wants more tricks (`more`) or fewer;
 /// ties keep the earlier card.
 pub(super) fn improves(more: bool, value: u64, best: Option<u64>) -> bool {
@@ -67,7 +73,9 @@ impl Goal {
         }
     }
 
-    /// Whether the contract is made from `position`, reached with `gained` more tricks.
+    /// Whether the contract is made from `position`, reached with `gained` more tricks (PIMC's
+    /// tests compare its fast path with this plain query).
+    #[cfg(test)]
     pub(super) fn made(&self, solver: &mut Solver, position: &Position, gained: u8) -> bool {
         self.made_with(position, gained, |position, tricks| {
             solver.can_make(position, tricks)
@@ -89,6 +97,17 @@ impl Goal {
             true
         } else {
             can_make(position, self.needed - taken)
+        }
+    }
+
+    /// The target query of [`Goal::made`] asked before the trick in progress is completed:
+    /// the tricks the declarer still needs, or in a misère the most it may take (none). Only
+    /// for an open contract ([`Goal::open`]).
+    pub(super) fn still_needed(&self) -> u8 {
+        if self.misere {
+            0
+        } else {
+            self.needed - self.won
         }
     }
 

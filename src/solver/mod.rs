@@ -150,6 +150,15 @@ pub fn reset_thread_solver() {
     THREAD_SOLVER.with(|cell| *cell.borrow_mut() = None);
 }
 
+/// The answer of [`Solver::can_make_after`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardOutcome {
+    /// Whether the declarer reaches the target.
+    pub reached: bool,
+    /// Other cards of the seat that reach the same answer in the same position.
+    pub alike: CardSet,
+}
+
 /// An exact double-dummy solver. Reuse one per thread: its table carries over between
 /// positions and deals.
 pub struct Solver {
@@ -191,6 +200,30 @@ impl Solver {
     /// defenders do: at least that many in a trump contract, at most that many in a misère.
     pub fn can_make(&mut self, position: &Position, tricks: u8) -> bool {
         self.reach(position, credited_target(position, tricks))
+    }
+
+    /// [`Solver::can_make`] once the seat to play in `position` has played `card` (`tricks`
+    /// counts from `position`, the trick in progress included), with the other cards of that
+    /// seat sure to give the same answer in this layout: cards of `card`'s suit that the
+    /// answer did not tell apart from it (see `search.rs`). Asking about those cards again
+    /// would only repeat the search; PIMC skips them.
+    pub fn can_make_after(&mut self, position: &Position, card: Card, tricks: u8) -> CardOutcome {
+        debug_assert!(position.legal().contains(card), "{card} is not legal");
+        let credited = credited_target(position, tricks);
+        let mut search = Search::new(&mut self.table, position);
+        let (reached, relevant) =
+            search.try_card(position.to_play(), u32::from(card.index()), credited);
+        self.nodes += search.nodes;
+        let alike = if self.table.generalises() {
+            search::alike_below(u32::from(card.index()), relevant)
+        } else {
+            0
+        };
+        CardOutcome {
+            reached,
+            alike: CardSet::from_bits_truncate(alike)
+                & (position.hands[position.to_play()] - card.set()),
+        }
     }
 
     /// The declarer's tricks from `position` on under best play by every seat: the most it

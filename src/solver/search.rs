@@ -263,11 +263,7 @@ impl<'t> Search<'t> {
             }
             relevant |= below;
             if small_cards_alike {
-                let lane = bits::lane_of_bit(u32::from(card));
-                let threshold = lowest_or_top(below & lane, lane);
-                if bit < threshold {
-                    covered |= lane & (threshold - 1);
-                }
+                covered |= alike_below(u32::from(card), below);
             }
         }
         let skipped = legal & !candidates != 0;
@@ -278,7 +274,7 @@ impl<'t> Search<'t> {
     }
 
     /// Plays `card` for `seat`, searches on, and takes the card back.
-    fn try_card(&mut self, seat: usize, card: u32, target: i32) -> (bool, u64) {
+    pub(super) fn try_card(&mut self, seat: usize, card: u32, target: i32) -> (bool, u64) {
         let saved = (self.led, self.win_card, self.win_seat, self.trick_cards);
         self.place(seat, card);
         let outcome = if self.trick_len < self.players {
@@ -314,6 +310,20 @@ impl<'t> Search<'t> {
         } else {
             above | self.trumps
         }
+    }
+}
+
+/// The cards sure to give the same result as `card` (a bit index) whose result relied on the
+/// cards `relevant`: when no card of its suit at or below it mattered, every card of the suit
+/// below the lowest one that did (see the module's note); otherwise none.
+#[inline]
+pub(super) fn alike_below(card: u32, relevant: u64) -> u64 {
+    let lane = bits::lane_of_bit(card);
+    let threshold = lowest_or_top(relevant & lane, lane);
+    if 1u64 << card < threshold {
+        lane & (threshold - 1)
+    } else {
+        0
     }
 }
 

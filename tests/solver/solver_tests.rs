@@ -850,3 +850,48 @@ fn misere_generalised_entries_agree_with_exact_keys() {
         }
     }
 }
+
+/// A card's answer from [`Solver::can_make_after`], and the answer it gives for every card it
+/// names alike, agree with a solver with exact keys valuing the position after each card:
+/// PIMC counts an alike card's world without searching it, so a wrong "alike" would change
+/// its play.
+#[test]
+fn a_card_and_the_cards_alike_to_it_reach_what_the_exact_solver_says() {
+    let (mut named, mut checked) = (0, 0);
+    for (players, count, seed) in [(3, 300, 60), (4, 400, 61), (5, 200, 62), (7, 100, 63)] {
+        let mut rng = base_rng(seed);
+        let mut general = Solver::new(players);
+        let mut exact = Solver::with_exact_keys(players);
+        for i in 0..scaled(count) {
+            let (position, ..) = random_position(players, 5, i % 3 == 2, &mut rng);
+            let reached = |exact: &mut Solver, card: Card, tricks: u8| {
+                let (next, gained) = position.after(card);
+                let value = gained + exact.value(&next);
+                if position.is_misere() {
+                    value <= tricks
+                } else {
+                    value >= tricks
+                }
+            };
+            for tricks in 0..=position.tricks_left() {
+                for card in position.legal() {
+                    let outcome = general.can_make_after(&position, card, tricks);
+                    let truth = reached(&mut exact, card, tricks);
+                    assert_eq!(outcome.reached, truth, "{card}, {tricks}: {position:?}");
+                    assert!(!outcome.alike.contains(card));
+                    for alike in outcome.alike {
+                        assert!(position.legal().contains(alike));
+                        assert_eq!(
+                            reached(&mut exact, alike, tricks),
+                            truth,
+                            "{alike} alike {card}, {tricks}: {position:?}"
+                        );
+                        named += 1;
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(named > checked / 20, "{named} alike cards in {checked}");
+}

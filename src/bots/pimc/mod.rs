@@ -26,7 +26,9 @@
 //!    solved there first, then in the worlds the best won, and is dropped as soon as its gains
 //!    plus the worlds the best lost that it has not yet tried cannot exceed its losses. A
 //!    candidate that wins exactly where the best does costs one query per world the best lost
-//!    instead of K.
+//!    instead of K. A card solved in a world also names the seat's cards its search did not
+//!    tell apart from it there (cards of its suit below every card the answer relied on,
+//!    [`Solver::can_make_after`]): their result in that world is known without a search.
 //!
 //! 6. **The opening lead** (only with `opening=K`): decided over K worlds from a stream of its
 //!    own, once per information set ([`opening`]).
@@ -40,12 +42,12 @@ mod opening;
 use std::sync::Arc;
 
 use super::heuristic::Heuristic;
-use super::solved::{Goal, layout, play};
+use super::solved::{Goal, before, layout};
 use crate::cards::{Card, CardSet};
 use crate::eval::worlds::Knowledge;
 use crate::policy::{PlayPolicy, PlayView, Spec, SpecError};
 use crate::rng::SimRng;
-use crate::solver::{Position, Solver, one_per_run, with_thread_solver};
+use crate::solver::{CardOutcome, Position, Solver, one_per_run, with_thread_solver};
 
 /// Largest world count accepted.
 pub const MAX_WORLDS: usize = 100_000;
@@ -110,7 +112,7 @@ impl PlayPolicy for Pimc {
     }
 
     fn play(&self, view: &PlayView, rng: &mut SimRng) -> Card {
-        let best = |scan: &Scan, solver: &mut Solver, order: &[Card]| scan.best(solver, order);
+        let best = |scan: &mut Scan, solver: &mut Solver, order: &[Card]| scan.best(solver, order);
         match &self.opening {
             None if self.natural_opening && opening::OpeningLeads::applies(view) => {
                 Heuristic.play(view, rng)
@@ -131,7 +133,7 @@ impl Pimc {
         view: &PlayView,
         rng: &mut SimRng,
         count: usize,
-        pick: impl Fn(&Scan, &mut Solver, &[Card]) -> Card,
+        pick: impl Fn(&mut Scan, &mut Solver, &[Card]) -> Card,
     ) -> Card {
         let live = live_cards(view);
         let mut candidates: Vec<Card> = one_per_run(view.legal(), live).into_iter().collect();
@@ -144,12 +146,10 @@ impl Pimc {
         }
         prefer(&mut candidates, natural);
         let worlds = sample_worlds(view, rng, count);
-        let scan = Scan {
-            view,
-            goal: Goal::of(view),
-            worlds: &worlds,
-        };
-        let card = with_thread_solver(view.players(), |solver| pick(&scan, solver, &candidates));
+        let mut scan = Scan::new(view, &worlds);
+        let card = with_thread_solver(view.players(), |solver| {
+            pick(&mut scan, solver, &candidates)
+        });
         if card == candidates[0] { natural } else { card }
     }
 }
@@ -172,18 +172,13 @@ impl Pimc {
         let live = live_cards(view);
         let candidates = one_per_run(legal, live);
         let worlds = sample_worlds(view, rng, self.worlds);
-        let scan = Scan {
-            view,
-            goal: Goal::of(view),
-            worlds: &worlds,
-        };
+        let mut scan = Scan::new(view, &worlds);
         let wins: Vec<(Card, usize)> = with_thread_solver(view.players(), |solver| {
             candidates
                 .into_iter()
                 .map(|card| {
-                    let won = worlds
-                        .iter()
-                        .filter(|world| scan.wins(solver, card, world))
+                    let won = (0..worlds.len())
+                        .filter(|&w| scan.wins(solver, card, w))
                         .count();
                     (card, won)
                 })
@@ -250,29 +245,56 @@ fn prefer(candidates: &mut Vec<Card>, natural: Card) {
     candidates.insert(0, card);
 }
 
-/// One decision's sampled worlds and what the seat to play wants of them.
+/// One decision's sampled worlds, what the seat to play wants of them, and the results
+/// found so far.
 struct Scan<'a> {
     view: &'a PlayView<'a>,
     goal: Goal,
     worlds: &'a [Position],
+    /// For each world, the seat's cards known to win it and known to lose it: each solved
+    /// card with the cards its search did not tell apart from it
+    /// ([`Solver::can_make_after`]), which then cost no search.
+    known: Vec<[CardSet; 2]>,
 }
 
-impl Scan<'_> {
-    /// Whether `card` wins `world` for the seat to play: the contract made for the declarer,
-    /// defeated for a defender.
-    fn wins(&self, solver: &mut Solver, card: Card, world: &Position) -> bool {
-        let (position, gained) = play(self.view, world, card);
+impl<'a> Scan<'a> {
+    fn new(view: &'a PlayView<'a>, worlds: &'a [Position]) -> Scan<'a> {
+        Scan {
+            view,
+            goal: Goal::of(view),
+            worlds,
+            known: vec![[CardSet::EMPTY; 2]; worlds.len()],
+        }
+    }
+
+    /// Whether `card` wins world `w` for the seat to play: the contract made for the
+    /// declarer, defeated for a defender.
+    fn wins(&mut self, solver: &mut Solver, card: Card, w: usize) -> bool {
+        let [won, lost] = self.known[w];
+        if won.contains(card) || lost.contains(card) {
+            return won.contains(card);
+        }
+        let position = before(self.view, &self.worlds[w], card);
+        let CardOutcome { reached, alike } =
+            solver.can_make_after(&position, card, self.goal.still_needed());
+        let wins = reached == self.view.is_declarer();
+        self.known[w][usize::from(!wins)] |= alike | card.set();
+        wins
+    }
+
+    /// The plain query, with no results shared between cards (the tests' reference).
+    #[cfg(test)]
+    fn wins_alone(&self, solver: &mut Solver, card: Card, world: &Position) -> bool {
+        let (position, gained) = super::solved::play(self.view, world, card);
         self.goal.made(solver, &position, gained) == self.view.is_declarer()
     }
 
     /// The card of the module's rule, by challenges (step 5); `order` is the candidates in
     /// preference order.
-    fn best(&self, solver: &mut Solver, order: &[Card]) -> Card {
+    fn best(&mut self, solver: &mut Solver, order: &[Card]) -> Card {
         let mut best = order[0];
-        let mut won: Vec<bool> = self
-            .worlds
-            .iter()
-            .map(|world| self.wins(solver, best, world))
+        let mut won: Vec<bool> = (0..self.worlds.len())
+            .map(|w| self.wins(solver, best, w))
             .collect();
         for &card in &order[1..] {
             if let Some(results) = self.challenge(solver, card, &won) {
@@ -285,7 +307,7 @@ impl Scan<'_> {
 
     /// `card`'s result in every world if it wins more worlds than the best so far (which won
     /// the worlds flagged in `best`); None as soon as it cannot.
-    fn challenge(&self, solver: &mut Solver, card: Card, best: &[bool]) -> Option<Vec<bool>> {
+    fn challenge(&mut self, solver: &mut Solver, card: Card, best: &[bool]) -> Option<Vec<bool>> {
         let mut results = vec![false; best.len()];
         // Worlds the best lost and `card` has not been tried in: its only chances to gain.
         let mut open = best.iter().filter(|&&won| !won).count();
@@ -297,7 +319,7 @@ impl Scan<'_> {
             if gains + open <= losses {
                 return None;
             }
-            let won = self.wins(solver, card, &self.worlds[w]);
+            let won = self.wins(solver, card, w);
             results[w] = won;
             if best[w] {
                 losses += usize::from(!won);
@@ -318,7 +340,7 @@ impl Scan<'_> {
             let won = self
                 .worlds
                 .iter()
-                .filter(|world| self.wins(solver, card, world))
+                .filter(|world| self.wins_alone(solver, card, world))
                 .count();
             if best.is_none_or(|(_, b)| won > b) {
                 best = Some((card, won));
