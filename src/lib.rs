@@ -10,10 +10,10 @@
 //! - [`game`]: one deal as a state machine (dealing, auction, tricks, settlement), sessions;
 //! - [`policy`]: the policy contracts: traits, information-set views, the runner, the spec
 //!   grammar, hand strength;
+//! - [`sim`]: the deterministic parallel block driver (uses only the random streams);
 //! - [`solver`]: the exact double-dummy solver;
 //! - [`eval`]: sampling hidden cards, the hand evaluator, hand classes, the session equity;
 //! - [`bots`]: every policy and the registry that builds one from its spec;
-//! - [`sim`]: the deterministic parallel block driver;
 //! - [`error`]: the error of a command, by kind;
 //! - [`run`]: long runs: [`run::LongCommand`], shards, checkpoints, the stop flag, merging;
 //! - [`analysis`]: each command's job, tallies and rows;
