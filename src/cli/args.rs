@@ -8,7 +8,7 @@ use crate::eval::hand::StopRule;
 
 /// napsim: Monte Carlo bidding-strategy simulator for the British card game Nap.
 #[derive(Debug, Parser)]
-#[command(name = "napsim", version, about, long_about = None)]
+#[command(name = "napsim", version = crate::napsim_version(), about, long_about = None)]
 pub struct Cli {
     /// Rule profile: a built-in name (see `napsim rules list`) or a path to a .toml file.
     #[arg(long, global = true, value_name = "NAME|FILE.toml", default_value = crate::rules::DEFAULT_PROFILE)]
@@ -23,6 +23,17 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// The names of the subcommands, as typed (for the tests of completions and the manual).
+    pub fn command_names() -> Vec<String> {
+        use clap::CommandFactory;
+        Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect()
+    }
 }
 
 /// The subcommands.
@@ -65,6 +76,15 @@ pub enum Command {
     /// Add the partial results of a run's shards (`--shard I/N --out PART`) and write what the
     /// single run would have written.
     Merge(MergeArgs),
+    /// Print a completion script for a shell (for example `napsim completions bash >
+    /// ~/.local/share/bash-completion/completions/napsim`).
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page, in roff (for example `napsim man > napsim.1 && man ./napsim.1`).
+    Man,
 }
 
 /// How a long run is split over processes, saved and resumed (every long-running command).

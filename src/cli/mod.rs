@@ -12,6 +12,8 @@ pub use args::{
 };
 
 use std::ffi::OsString;
+
+use clap::{CommandFactory, FromArgMatches};
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,7 +57,6 @@ fn exit_code(error: &Error) -> i32 {
 /// Runs napsim with `args` (the program name first) and returns the exit code. Errors are
 /// printed to stderr as one `error: ...` line.
 pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
-    use clap::{CommandFactory, FromArgMatches};
     let parsed = Cli::command()
         .try_get_matches_from(args)
         .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)));
@@ -426,6 +427,18 @@ fn run(cli: Cli) -> Result<(), Error> {
                 breakeven: a.breakeven,
             };
             deliver(commands::merge(&a.parts, expected, outputs)?)
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "napsim", &mut script);
+            emit(&script)
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(Error::Stdout)?;
+            emit(&page)
         }
     }
 }

@@ -1458,3 +1458,52 @@ fn equity_refuses_bad_input_with_one_error_line() {
     assert_bad(&["equity", "--players", "9", "--deals", "10"], "players");
     assert_bad(&["equity", "--bid", "frob", "--deals", "10"], "'frob'");
 }
+
+/// `napsim completions SHELL` prints a script each shell recognises, naming every subcommand;
+/// an unknown shell is a usage error.
+#[test]
+fn completions_are_printed_for_every_shell() {
+    let subcommands = napsim::cli::Cli::command_names();
+    for (shell, marker) in [
+        ("bash", "complete -F _napsim"),
+        ("zsh", "#compdef napsim"),
+        ("fish", "complete -c napsim"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[napsim]"),
+    ] {
+        let out = napsim().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.contains(marker), "{shell}: no {marker:?}");
+        for name in &subcommands {
+            assert!(script.contains(name.as_str()), "{shell}: {name} missing");
+        }
+        assert!(out.stderr.is_empty(), "{shell}");
+    }
+    common::assert_bad(&["completions", "tcsh"], "tcsh");
+}
+
+/// `napsim man` prints a roff manual page for section 1, with every subcommand, and
+/// `--version` names the revision that a run's manifest records.
+#[test]
+fn the_manual_page_and_the_version_name_the_build() {
+    let page = common::stdout(&["man"]);
+    assert!(page.contains(".TH napsim 1"), "{page}");
+    assert!(page.contains(".SH SUBCOMMANDS") || page.contains(".SH COMMANDS"));
+    for name in napsim::cli::Cli::command_names() {
+        // roff escapes hyphens.
+        assert!(page.contains(&name.replace('-', "\\-")), "{name} missing");
+    }
+    let version = common::stdout(&["--version"]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run.csv");
+    let out_text = out.to_str().unwrap();
+    common::stdout(&[
+        "simulate", "--deals", "100", "--seed", "1", "--quiet", "--out", out_text,
+    ]);
+    let manifest = std::fs::read_to_string(dir.path().join("run.csv.meta.json")).unwrap();
+    let recorded: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let recorded = recorded["napsim_version"].as_str().unwrap();
+    assert_eq!(version.trim(), format!("napsim {recorded}"));
+    assert!(recorded.contains('+'), "the revision: {recorded}");
+}
