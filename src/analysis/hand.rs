@@ -62,6 +62,81 @@ pub struct HandJob {
     pub objective: Option<String>,
 }
 
+/// How many worlds a hand evaluation plays: at most `worlds` with a precision, else exactly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HandWorlds {
+    /// Worlds; at most, with a precision.
+    pub worlds: u64,
+    /// Stop early at this precision (percentage points), or `None`: exactly `worlds`.
+    pub precision: Option<f64>,
+}
+
+/// The default run: at most 4,000 worlds, stopping early once every P(make) is known within
+/// ±1.55 points (the widest interval 4,000 worlds give, at P(make) = 1/2) or the
+/// recommendation is settled. `precision: None` would make it exactly 4,000 worlds (the
+/// default before adaptive stopping). `napsim hand --help` says which.
+pub const DEFAULT_WORLDS: HandWorlds = HandWorlds {
+    worlds: 4000,
+    precision: Some(1.55),
+};
+
+/// The bid policy assumed for the other seats unless told otherwise.
+pub const DEFAULT_OTHERS_BID: &str = "threshold";
+
+impl HandWorlds {
+    /// The run asked for: a world count alone plays exactly that many worlds; a precision
+    /// stops early, at most at the count, or where the precision is reached whatever P(make)
+    /// is; neither, [`DEFAULT_WORLDS`].
+    pub fn resolve(worlds: Option<u64>, precision: Option<f64>) -> HandWorlds {
+        match (worlds, precision) {
+            (Some(worlds), None) => HandWorlds {
+                worlds,
+                precision: None,
+            },
+            (worlds, Some(points)) => HandWorlds {
+                worlds: worlds.unwrap_or_else(|| StopRule::worlds_for(points)),
+                precision: Some(points),
+            },
+            (None, None) => DEFAULT_WORLDS,
+        }
+    }
+}
+
+impl HandJob {
+    /// The evaluation of `hand` (five cards in the card notation) as `napsim hand HAND` runs
+    /// it: four players, the eldest seat, no earlier calls, every call valued in the whole
+    /// auction with the double-dummy figure, the evaluator's default play
+    /// ([`hand::DEFAULT_PLAY`]), the others bidding [`DEFAULT_OTHERS_BID`], the
+    /// [`DEFAULT_WORLDS`] run, a text report. Change the fields for anything else.
+    pub fn new(hand: impl Into<String>) -> HandJob {
+        HandJob {
+            hand: hand.into(),
+            players: 4,
+            seat: 0,
+            play: hand::DEFAULT_PLAY.to_string(),
+            worlds: DEFAULT_WORLDS.worlds,
+            precision: DEFAULT_WORLDS.precision,
+            after: Vec::new(),
+            others_bid: DEFAULT_OTHERS_BID.to_string(),
+            dd: true,
+            auction: true,
+            format: "text".to_string(),
+            input_files: BTreeMap::new(),
+            session: None,
+            objective: None,
+        }
+    }
+
+    /// The same job with the run `worlds` asks for.
+    pub fn with_worlds(self, worlds: HandWorlds) -> HandJob {
+        HandJob {
+            worlds: worlds.worlds,
+            precision: worlds.precision,
+            ..self
+        }
+    }
+}
+
 /// `napsim hand`, prepared: the hand and the calls read, the policies built.
 pub struct Hand {
     profile: Profile,
@@ -316,5 +391,21 @@ impl LongCommand for Hand {
 
     fn resuming(&self, tally: &HandTally) {
         self.store_skip(tally.skipped());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_run_asked_for() {
+        let fixed = HandWorlds::resolve(Some(500), None);
+        assert_eq!((fixed.worlds, fixed.precision), (500, None));
+        let capped = HandWorlds::resolve(Some(700), Some(2.0));
+        assert_eq!((capped.worlds, capped.precision), (700, Some(2.0)));
+        let precise = HandWorlds::resolve(None, Some(1.0));
+        assert_eq!((precise.worlds, precise.precision), (9728, Some(1.0)));
+        assert_eq!(HandWorlds::resolve(None, None), DEFAULT_WORLDS);
     }
 }

@@ -4,8 +4,6 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::eval::hand::StopRule;
-
 /// napsim: Monte Carlo bidding-strategy simulator for the British card game Nap.
 #[derive(Debug, Parser)]
 #[command(name = "napsim", version = crate::napsim_version(), about, long_about = None)]
@@ -611,41 +609,8 @@ pub const HAND_DEFAULT_PLAY: &str = crate::eval::hand::DEFAULT_PLAY;
 /// headed PIMC).
 pub const REVIEW_CHOICE_PLAY: &str = "pimc:worlds=16";
 
-/// How many worlds `napsim hand` plays when given neither `--worlds` nor `--precision`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HandWorlds {
-    /// Worlds; at most, with a precision.
-    pub worlds: u64,
-    /// Stop early at this precision (percentage points), or `None`: exactly `worlds`.
-    pub precision: Option<f64>,
-}
-
-/// `napsim hand`'s default run: at most 4,000 worlds, stopping early once every P(make) is
-/// known within ±1.55 points (the widest interval 4,000 worlds give, at P(make) = 1/2) or the
-/// recommendation is settled. `precision: None` makes it exactly 4,000 worlds (the default
-/// before adaptive stopping). The help of `--worlds` and `--precision` says which.
-pub const HAND_DEFAULT_WORLDS: HandWorlds = HandWorlds {
-    worlds: 4000,
-    precision: Some(1.55),
-};
-
-impl HandWorlds {
-    /// The run asked for: `--worlds K` alone plays exactly K worlds; `--precision P` stops early,
-    /// at most at K worlds, or where P is reached whatever P(make) is; neither, the default.
-    pub fn resolve(worlds: Option<u64>, precision: Option<f64>) -> HandWorlds {
-        match (worlds, precision) {
-            (Some(worlds), None) => HandWorlds {
-                worlds,
-                precision: None,
-            },
-            (worlds, Some(points)) => HandWorlds {
-                worlds: worlds.unwrap_or_else(|| StopRule::worlds_for(points)),
-                precision: Some(points),
-            },
-            (None, None) => HAND_DEFAULT_WORLDS,
-        }
-    }
-}
+/// How many worlds `napsim hand` plays, and its default run (the library's).
+pub use crate::analysis::hand::{DEFAULT_WORLDS as HAND_DEFAULT_WORLDS, HandWorlds};
 
 /// `napsim hand`.
 #[derive(Debug, Args)]
@@ -694,7 +659,7 @@ pub struct HandArgs {
     /// The bid policy of the other seats: the earlier seats' (the worlds kept with --after
     /// are those in which it makes their calls) and the later seats', who still speak after
     /// the hand in the auction values.
-    #[arg(long, value_name = "SPEC", default_value = "threshold")]
+    #[arg(long, value_name = "SPEC", default_value = crate::analysis::hand::DEFAULT_OTHERS_BID)]
     pub others_bid: String,
     /// Value the hand as declarer only, as if no later seat could speak and passing were worth
     /// 0: no per-call auction values, and the recommendation is the best bid by its declarer
@@ -892,17 +857,6 @@ mod tests {
         }
         assert!(help("precision").contains(&format!("multiple of {}", CHECK_EVERY)));
         assert!(help("precision").contains(&format!("{Z_SETTLED} standard errors")));
-    }
-
-    #[test]
-    fn the_run_asked_for() {
-        let fixed = HandWorlds::resolve(Some(500), None);
-        assert_eq!((fixed.worlds, fixed.precision), (500, None));
-        let capped = HandWorlds::resolve(Some(700), Some(2.0));
-        assert_eq!((capped.worlds, capped.precision), (700, Some(2.0)));
-        let precise = HandWorlds::resolve(None, Some(1.0));
-        assert_eq!((precise.worlds, precise.precision), (9728, Some(1.0)));
-        assert_eq!(HandWorlds::resolve(None, None), HAND_DEFAULT_WORLDS);
     }
 
     #[test]

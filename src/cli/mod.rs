@@ -243,45 +243,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Hand(a) => {
             let profile = load_profile(rules)?;
-            if a.session.is_some() && a.precision.is_some() {
-                return Err(Error::input(
-                    "--session plays every world: leave out --precision (give --worlds K)",
-                ));
-            }
-            let run = match a.session {
-                // A session's calls are compared by their chances of winning, which the
-                // early stop (on units) does not watch: every world is played.
-                Some(_) => {
-                    HandWorlds::resolve(Some(a.worlds.unwrap_or(HAND_DEFAULT_WORLDS.worlds)), None)
-                }
-                None => HandWorlds::resolve(a.worlds, a.precision),
-            };
-            let job = HandJob {
-                hand: a.hand,
-                players: a.players,
-                seat: a.seat,
-                worlds: run.worlds,
-                precision: run.precision,
-                after: a
-                    .after
-                    .as_deref()
-                    .map_or(Vec::new(), |t| t.split(',').map(String::from).collect()),
-                dd: !a.no_dd,
-                auction: !a.as_declarer,
-                format: if a.json {
-                    "json"
-                } else if a.csv {
-                    "csv"
-                } else {
-                    "text"
-                }
-                .to_string(),
-                input_files: Default::default(),
-                play: a.play,
-                others_bid: a.others_bid,
-                session: a.session,
-                objective: a.objective,
-            };
+            let job = hand_job(&a)?;
             let outputs = Outputs {
                 out: a.out,
                 ..Outputs::default()
@@ -290,27 +252,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::BidTable(a) => {
             let profile = load_profile(rules)?;
-            let deals = a.run.deals;
-            // Per class, the double-dummy count runs on each pair's first hands.
-            let dd_cap = a.per_class.unwrap_or(deals);
-            let classes = match &a.classes {
-                Some(path) => read_class_picks(path)?,
-                None => Vec::new(),
-            };
-            let job = BidTableJob {
-                players: a.run.players,
-                deals,
-                by: a.by,
-                dd_deals: a.dd_deals.unwrap_or(dd_cap).min(dd_cap),
-                min_hands: a.min_hands.unwrap_or(a.per_class.unwrap_or(1000)),
-                input_files: Default::default(),
-                play: a.run.play,
-                per_class: a.per_class,
-                classes_file: a.classes.map(|p| p.display().to_string()),
-                classes,
-                class_labels: a.class,
-                auction: a.auction,
-            };
+            let job = bid_table_job(&a)?;
             let outputs = Outputs {
                 out: a.out,
                 markdown: a.markdown,
@@ -443,6 +385,64 @@ fn run(cli: Cli) -> Result<(), Error> {
     }
 }
 
+/// `napsim bid-table`'s job: the library's defaults ([`BidTableJob::new`]) with the flags given.
+fn bid_table_job(a: &args::BidTableArgs) -> Result<BidTableJob, Error> {
+    let classes = match &a.classes {
+        Some(path) => crate::analysis::bid_table::read_class_file(path)
+            .map_err(|e| Error::input(format!("--classes {e}")))?,
+        None => Vec::new(),
+    };
+    Ok(BidTableJob {
+        by: a.by.clone(),
+        play: a.run.play.clone(),
+        classes_file: a.classes.as_ref().map(|p| p.display().to_string()),
+        classes,
+        class_labels: a.class.clone(),
+        auction: a.auction,
+        ..BidTableJob::new(a.run.players, a.run.deals)
+    }
+    .with_sampling(a.per_class, a.dd_deals, a.min_hands))
+}
+
+/// `napsim hand`'s job: the library's defaults ([`HandJob::new`]) with the flags given.
+fn hand_job(a: &args::HandArgs) -> Result<HandJob, Error> {
+    if a.session.is_some() && a.precision.is_some() {
+        return Err(Error::input(
+            "--session plays every world: leave out --precision (give --worlds K)",
+        ));
+    }
+    let run = match a.session {
+        // A session's calls are compared by their chances of winning, which the early stop
+        // (on units) does not watch: every world is played.
+        Some(_) => HandWorlds::resolve(Some(a.worlds.unwrap_or(HAND_DEFAULT_WORLDS.worlds)), None),
+        None => HandWorlds::resolve(a.worlds, a.precision),
+    };
+    let format = if a.json {
+        "json"
+    } else if a.csv {
+        "csv"
+    } else {
+        "text"
+    };
+    Ok(HandJob {
+        players: a.players,
+        seat: a.seat,
+        after: a
+            .after
+            .as_deref()
+            .map_or(Vec::new(), |t| t.split(',').map(String::from).collect()),
+        dd: !a.no_dd,
+        auction: !a.as_declarer,
+        format: format.to_string(),
+        play: a.play.clone(),
+        others_bid: a.others_bid.clone(),
+        session: a.session.clone(),
+        objective: a.objective.clone(),
+        ..HandJob::new(a.hand.clone())
+    }
+    .with_worlds(run))
+}
+
 /// The job of deals played by `policies` at every seat (`simulate`, and `equity` measuring them).
 fn simulate_job(players: usize, deals: u64, policies: args::PolicyArgs) -> SimulateJob {
     SimulateJob {
@@ -488,19 +488,6 @@ fn controls_of(args: &LongArgs) -> Result<Controls, Error> {
         controls.threads = threads;
     }
     Ok(controls)
-}
-
-/// The (seat, class label) picks of a `--classes` file.
-fn read_class_picks(path: &std::path::Path) -> Result<Vec<(Option<usize>, String)>, Error> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::input(format!("--classes {shown}: {e}")))?;
-    let picks = crate::analysis::bid_table::strata::read_picks(&text)
-        .map_err(|e| Error::input(format!("--classes {shown}: {e}")))?;
-    if picks.is_empty() {
-        return Err(Error::input(format!("--classes {shown}: names no class")));
-    }
-    Ok(picks)
 }
 
 /// A flag that the first SIGINT, SIGTERM or SIGHUP (a closed terminal) sets; a second one,
@@ -641,4 +628,59 @@ fn fresh_seed() -> u64 {
         "seed: {seed} (pass --seed {seed} to repeat this run)"
     ));
     seed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// The command line adds nothing to the library's defaults: `napsim hand HAND` with no
+    /// flags runs the job a library caller gets from the hand alone.
+    #[test]
+    fn a_bare_hand_command_runs_the_librarys_default_job() {
+        let cli = Cli::try_parse_from(["napsim", "hand", "AH KH 9H 7D 2C"]).unwrap();
+        let Command::Hand(a) = cli.command else {
+            panic!("not hand")
+        };
+        assert_eq!(hand_job(&a).unwrap(), HandJob::new("AH KH 9H 7D 2C"));
+        let cli =
+            Cli::try_parse_from(["napsim", "hand", "AH KH 9H 7D 2C", "--worlds", "500"]).unwrap();
+        let Command::Hand(a) = cli.command else {
+            panic!("not hand")
+        };
+        let job = hand_job(&a).unwrap();
+        assert_eq!((job.worlds, job.precision), (500, None));
+    }
+
+    /// The same for `napsim bid-table`: the bare command is the library's default job, and
+    /// class-targeted sampling counts each class's hands where the flags leave it open.
+    #[test]
+    fn a_bare_bid_table_command_runs_the_librarys_default_job() {
+        let job = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).unwrap();
+            let Command::BidTable(a) = cli.command else {
+                panic!("not bid-table")
+            };
+            bid_table_job(&a).unwrap()
+        };
+        assert_eq!(
+            job(&["napsim", "bid-table"]),
+            BidTableJob::new(4, 1_000_000)
+        );
+        let targeted = job(&["napsim", "bid-table", "--per-class", "300", "--class", "x"]);
+        assert_eq!(
+            (targeted.per_class, targeted.dd_deals, targeted.min_hands),
+            (Some(300), 300, 300)
+        );
+        let capped = job(&[
+            "napsim",
+            "bid-table",
+            "--deals",
+            "5000",
+            "--dd-deals",
+            "9000",
+        ]);
+        assert_eq!((capped.dd_deals, capped.min_hands), (5000, 1000));
+    }
 }

@@ -428,6 +428,65 @@ pub struct BidTableJob {
     pub auction: bool,
 }
 
+/// Rows with fewer hands than this are left out unless told otherwise (with class-targeted
+/// sampling, the hands per class instead).
+pub const DEFAULT_MIN_HANDS: u64 = 1000;
+
+impl BidTableJob {
+    /// The bid table of `deals` random deals at `players` seats as `napsim bid-table` makes it
+    /// by default: grouped by the guide's `classes`, every seat playing `heuristic`, the
+    /// double-dummy makes counted on every deal, rows of fewer than [`DEFAULT_MIN_HANDS`] hands
+    /// left out, random deals (not class-targeted), no auction values.
+    pub fn new(players: usize, deals: u64) -> BidTableJob {
+        BidTableJob {
+            players,
+            deals,
+            play: "heuristic".to_string(),
+            by: "classes".to_string(),
+            dd_deals: deals,
+            min_hands: DEFAULT_MIN_HANDS,
+            input_files: BTreeMap::new(),
+            per_class: None,
+            classes_file: None,
+            classes: Vec::new(),
+            class_labels: Vec::new(),
+            auction: false,
+        }
+    }
+
+    /// The same job with the sampling asked for: `per_class` hands of each class instead of
+    /// random deals (None: random deals), the double-dummy makes on the first `dd_deals`
+    /// deals or hands of each class (None: all of them), and rows of fewer than `min_hands`
+    /// hands left out (None: [`DEFAULT_MIN_HANDS`], or with `per_class` its count).
+    pub fn with_sampling(
+        self,
+        per_class: Option<u64>,
+        dd_deals: Option<u64>,
+        min_hands: Option<u64>,
+    ) -> BidTableJob {
+        // Per class, the double-dummy count runs on each pair's first hands.
+        let dd_cap = per_class.unwrap_or(self.deals);
+        BidTableJob {
+            per_class,
+            dd_deals: dd_deals.unwrap_or(dd_cap).min(dd_cap),
+            min_hands: min_hands.unwrap_or(per_class.unwrap_or(DEFAULT_MIN_HANDS)),
+            ..self
+        }
+    }
+}
+
+/// Reads the classes to play from a bid table's CSV (its seat and class columns, or a class
+/// column alone), for class-targeted sampling; the error names the file.
+pub fn read_class_file(path: &std::path::Path) -> Result<Vec<(Option<usize>, String)>, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let picks = strata::read_picks(&text).map_err(|e| format!("{shown}: {e}"))?;
+    if picks.is_empty() {
+        return Err(format!("{shown}: names no class"));
+    }
+    Ok(picks)
+}
+
 /// The schemes a bid table may be grouped by (`--by`).
 pub const TABLE_SCHEMES: [Scheme; 3] = [Scheme::Classes, Scheme::Exact, Scheme::Coarse];
 
