@@ -76,6 +76,7 @@
 pub mod analysis;
 pub mod bots;
 pub mod cards;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod commands;
 pub mod error;

@@ -13,11 +13,6 @@ use crate::analysis::bid_table::{BidChart, ChartGroup};
 use crate::eval::classes::{TOP_ACE, TOP_KING, TOP_QUEEN};
 use crate::stats::wilson95;
 
-/// The chart could not be drawn.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot draw the chart: {0}")]
-pub struct ChartError(pub(super) String);
-
 const WIDTH: u32 = 1200;
 /// The title and notes.
 const HEADER: u32 = 78;
@@ -69,8 +64,8 @@ struct Line {
 }
 
 /// The SVG document of `chart`.
-pub fn bid_chart_svg(chart: &BidChart) -> Result<String, ChartError> {
-    let error = |e: Box<dyn std::error::Error>| ChartError(e.to_string());
+pub fn bid_chart_svg(chart: &BidChart) -> Result<String, super::ChartError> {
+    let error = |e: Box<dyn std::error::Error>| super::ChartError(e.to_string());
     let lines = lines(chart);
     // The legend's rows decide the height; text is measured on a scratch backend.
     let rows = {
@@ -84,7 +79,8 @@ pub fn bid_chart_svg(chart: &BidChart) -> Result<String, ChartError> {
         let size = (WIDTH, HEADER + legend + PANELS_HEIGHT);
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         draw(&root, chart, &lines, &rows, legend).map_err(error)?;
-        root.present().map_err(|e| ChartError(e.to_string()))?;
+        root.present()
+            .map_err(|e| super::ChartError(e.to_string()))?;
     }
     Ok(svg)
 }

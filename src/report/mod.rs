@@ -2,13 +2,17 @@
 //! Markdown tables, SVG charts, the progress bar, and a finished command's files
 //! ([`Rendered`], written atomically through [`crate::files`]).
 
+#[cfg(feature = "charts")]
 mod bid_chart;
 mod bid_table;
 mod equity;
+#[cfg(feature = "charts")]
+mod equity_chart;
 mod hand;
 mod meta;
 mod narrate;
 mod output;
+#[cfg(feature = "cli")]
 mod progress;
 mod record;
 mod review;
@@ -18,13 +22,17 @@ mod summary;
 mod thresholds;
 mod tournament;
 
-pub use bid_chart::{ChartError, bid_chart_svg};
+#[cfg(feature = "charts")]
+pub use bid_chart::bid_chart_svg;
 pub use bid_table::{BidTableDoc, bid_table_markdown};
-pub use equity::{EquityDoc, equity_chart_svg, equity_markdown};
+pub use equity::{EquityDoc, equity_markdown};
+#[cfg(feature = "charts")]
+pub use equity_chart::equity_chart_svg;
 pub use hand::HandReport;
 pub use meta::{Meta, RunInfo};
 pub use narrate::narrate;
 pub use output::Rendered;
+#[cfg(feature = "cli")]
 pub use progress::TerminalProgress;
 pub use record::{
     AuctionEntry, ContractRecord, DealRecord, ExchangeRecord, RevokeRecord, TrickRecord,
@@ -66,4 +74,32 @@ pub fn csv_bytes_with_header<T: Serialize + Default>(rows: &[T]) -> Result<Vec<u
         .map_or(bytes.len(), |i| i + 1);
     bytes.truncate(header_end);
     Ok(bytes)
+}
+
+/// A chart that could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw the chart: {0}")]
+pub struct ChartError(String);
+
+/// Without the `charts` feature (a library build without plotters): every chart is refused.
+#[cfg(not(feature = "charts"))]
+fn no_charts() -> ChartError {
+    ChartError("this build of napsim has no charts (cargo feature `charts`)".to_string())
+}
+
+/// The bid table's chart, refused: this build has no charts.
+#[cfg(not(feature = "charts"))]
+pub fn bid_chart_svg(
+    _chart: &crate::analysis::bid_table::chart::BidChart,
+) -> Result<String, ChartError> {
+    Err(no_charts())
+}
+
+/// The equity chart, refused: this build has no charts.
+#[cfg(not(feature = "charts"))]
+pub fn equity_chart_svg(
+    _doc: &EquityDoc,
+    _rows: &[crate::analysis::equity::EquityRow],
+) -> Result<String, ChartError> {
+    Err(no_charts())
 }
