@@ -72,6 +72,24 @@ impl<E: InputError> From<E> for Error {
 }
 
 impl Error {
+    /// Whether the error is bad input (the caller's to fix: exit status 2 on the command
+    /// line, `ValueError` in Python) rather than a failure of the run.
+    pub fn is_input(&self) -> bool {
+        match self {
+            Error::Input(_)
+            | Error::Rules(_)
+            | Error::Cards(_)
+            | Error::Spec(_)
+            | Error::InputFile(_)
+            | Error::HandInput(_)
+            | Error::Tally(_)
+            | Error::Refused(_) => true,
+            Error::Runtime(_) | Error::Unwritable(_) | Error::Stdout(_) | Error::Interrupted(_) => {
+                false
+            }
+        }
+    }
+
     /// Bad input: `message` names what was wrong.
     pub fn input(message: impl fmt::Display) -> Error {
         Error::Input(message.to_string())

@@ -39,18 +39,10 @@ pub const INTERRUPTED: i32 = 130;
 /// The exit status for `error`: the one place kinds of error become numbers.
 fn exit_code(error: &Error) -> i32 {
     match error {
-        Error::Runtime(_) | Error::Unwritable(_) => 1,
+        _ if error.is_input() => 2,
         Error::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Error::Stdout(_) => 1,
         Error::Interrupted(_) => INTERRUPTED,
-        Error::Input(_)
-        | Error::Rules(_)
-        | Error::Cards(_)
-        | Error::Spec(_)
-        | Error::InputFile(_)
-        | Error::HandInput(_)
-        | Error::Tally(_)
-        | Error::Refused(_) => 2,
+        _ => 1,
     }
 }
 

@@ -1,0 +1,94 @@
+"""The Python package against the command line: the same numbers for the same arguments."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+import napsim
+
+NAPSIM = os.environ.get("NAPSIM_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "target", "release", "napsim"))
+
+
+def cli_json(*args):
+    out = subprocess.run([NAPSIM, *args], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize(
+    "kwargs, flags",
+    [
+        ({"seed": 1, "worlds": 300}, ["--seed", "1", "--worlds", "300"]),
+        (
+            {"seed": 2, "worlds": 200, "players": 5, "seat": 2, "after": "pass,three"},
+            ["--seed", "2", "--worlds", "200", "--players", "5", "--seat", "2", "--after", "pass,three"],
+        ),
+        (
+            {"seed": 3, "worlds": 256, "rules": "pub-guide", "play": "heuristic", "dd": False},
+            ["--seed", "3", "--worlds", "256", "--rules", "pub-guide", "--play", "heuristic", "--no-dd"],
+        ),
+        ({"seed": 4, "precision": 4.0, "as_declarer": True}, ["--seed", "4", "--precision", "4", "--as-declarer"]),
+    ],
+)
+def test_hand_gives_the_command_lines_document(kwargs, flags):
+    doc = napsim.hand("AH KH 9H 7D 2C", **kwargs)
+    assert doc == cli_json("hand", "AH KH 9H 7D 2C", "--json", *flags)
+    assert doc["recommended"]
+    assert doc["bids"]
+
+
+def test_the_default_run_recommends_what_the_command_line_does():
+    assert napsim.hand("AH KH 9H 7D 2C", seed=1)["recommended"] == cli_json("hand", "AH KH 9H 7D 2C", "--seed", "1", "--json")["recommended"]
+
+
+def test_a_run_without_a_seed_records_the_one_it_chose():
+    doc = napsim.hand("AH KH 9H 7D 2C", worlds=64, play="heuristic")
+    again = napsim.hand("AH KH 9H 7D 2C", worlds=64, play="heuristic", seed=doc["seed"])
+    assert doc == again
+
+
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"rules": "no-such-profile"}, "no-such-profile"),
+        ({"players": 9}, "players"),
+        ({"play": "nonsense"}, "nonsense"),
+    ],
+)
+def test_bad_input_raises_value_error_with_the_command_lines_message(kwargs, needle):
+    with pytest.raises(ValueError) as raised:
+        napsim.hand("AH KH 9H 7D 2C", worlds=10, seed=1, **kwargs)
+    assert needle in str(raised.value)
+
+
+def test_bad_cards_raise_value_error():
+    with pytest.raises(ValueError, match="ZZ"):
+        napsim.hand("AH KH 9H 7D ZZ", seed=1)
+
+
+def test_the_version_is_the_builds():
+    out = subprocess.run([NAPSIM, "--version"], check=True, capture_output=True, text=True)
+    assert out.stdout.split()[1].split("+")[0] == napsim.__version__.split("+")[0]
+
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+
+
+def test_the_examples_of_docs_python_md_and_the_module_run_as_shown():
+    import doctest
+
+    flags = doctest.ELLIPSIS | doctest.IGNORE_EXCEPTION_DETAIL
+    failed, tried = doctest.testfile(os.path.join(ROOT, "docs", "python.md"), module_relative=False, optionflags=flags)
+    assert tried >= 4 and failed == 0
+    failed, tried = doctest.testmod(napsim, optionflags=flags)
+    assert tried >= 2 and failed == 0
+
+
+def test_the_readmes_python_example_runs():
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    section = readme.split("## From Python", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run(["python", "-c", code], check=True, capture_output=True, text=True, env=dict(os.environ, PATH=os.path.dirname(os.sys.executable) + os.pathsep + os.environ["PATH"]))
+    expected = cli_json("hand", "AH KH 9H 7D 2C", "--seed", "1", "--json")["recommended"]
+    assert out.stdout.strip() == expected
