@@ -9,11 +9,13 @@ defaults and returns the same numbers as the command for the same arguments and 
     True
 """
 
+import csv
+import io
 import json
 
 from . import _napsim
 
-__all__ = ["hand", "__version__"]
+__all__ = ["hand", "simulate", "__version__"]
 
 __version__ = _napsim.__version__
 
@@ -62,3 +64,34 @@ def hand(
         threads,
     )
     return json.loads(text)
+
+
+def _table(text):
+    """CSV text as a pandas DataFrame when pandas is installed, else a list of dicts (strings
+    converted to numbers where they are numbers)."""
+    try:
+        import pandas
+    except ImportError:
+        pandas = None
+    if pandas is not None:
+        return pandas.read_csv(io.StringIO(text))
+
+    def value(text):
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
+        return text
+
+    return [{key: value(cell) for key, cell in row.items()} for row in csv.DictReader(io.StringIO(text))]
+
+
+def simulate(*, rules="heather-1875", players=4, deals=100_000, bid="threshold", play="heuristic", seed=None, threads=None):
+    """Play many deals and tabulate each bid: `napsim simulate --out -` as a table with the
+    CSV's columns (a pandas DataFrame if pandas is installed, else a list of dicts).
+
+    Without a seed one is chosen. The run releases the GIL and stops on Ctrl-C
+    (KeyboardInterrupt) after the blocks under way, leaving nothing running.
+    """
+    return _table(_napsim.simulate_csv(rules, players, deals, bid, play, seed, threads))

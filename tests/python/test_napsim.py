@@ -92,3 +92,72 @@ def test_the_readmes_python_example_runs():
     out = subprocess.run(["python", "-c", code], check=True, capture_output=True, text=True, env=dict(os.environ, PATH=os.path.dirname(os.sys.executable) + os.pathsep + os.environ["PATH"]))
     expected = cli_json("hand", "AH KH 9H 7D 2C", "--seed", "1", "--json")["recommended"]
     assert out.stdout.strip() == expected
+
+
+def cli_csv(*args):
+    import csv
+    import io
+
+    out = subprocess.run([NAPSIM, *args], check=True, capture_output=True, text=True)
+    return list(csv.DictReader(io.StringIO(out.stdout)))
+
+
+def rows_as_text(table):
+    """A table from napsim.simulate as CSV-like text rows, whether a DataFrame or dicts."""
+    if hasattr(table, "to_dict"):
+        table = table.to_dict("records")
+    return [{key: str(value) for key, value in row.items()} for row in table]
+
+
+@pytest.mark.parametrize(
+    "kwargs, flags",
+    [
+        ({"deals": 20_000, "seed": 7}, ["--deals", "20000", "--seed", "7"]),
+        (
+            {"deals": 5_000, "seed": 8, "players": 5, "rules": "pub-guide", "play": "expert", "threads": 1},
+            ["--deals", "5000", "--seed", "8", "--players", "5", "--rules", "pub-guide", "--play", "expert", "--threads", "1"],
+        ),
+    ],
+)
+def test_simulate_gives_the_command_lines_rows(kwargs, flags):
+    rows = napsim.simulate(**kwargs)
+    expected = cli_csv("simulate", "--out", "-", "--quiet", *flags)
+    assert len(rows) == len(expected) > 0
+    for got, want in zip(rows_as_text(rows), expected):
+        assert got.keys() == want.keys()
+        for key in want:
+            assert got[key] == want[key] or float(got[key]) == float(want[key]), key
+
+
+def test_ctrl_c_stops_a_long_simulation_within_two_seconds():
+    code = (
+        "import napsim, time, sys\n"
+        "print('started', flush=True)\n"
+        "start = time.monotonic()\n"
+        "try:\n"
+        "    napsim.simulate(deals=10**12, seed=1)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    import signal
+    import time
+
+    import tempfile
+
+    here = tempfile.mkdtemp()
+    child = subprocess.Popen([os.sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=here)
+    assert child.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    took = time.monotonic() - sent
+    assert "interrupted" in out
+    assert child.returncode == 0
+    assert took < 2.0, f"stopped {took:.2f} s after Ctrl-C"
+    assert os.listdir(here) == [], "nothing left behind"
+
+
+def test_simulate_refuses_bad_input_with_value_error():
+    with pytest.raises(ValueError, match="nonsense"):
+        napsim.simulate(deals=100, seed=1, bid="nonsense")
