@@ -64,6 +64,12 @@ impl StreamCursor {
     }
 }
 
+/// A seed for a run given none, from the operating system's randomness (the caller says which
+/// it was, so that the run can be repeated).
+pub fn fresh_seed() -> u64 {
+    rand::random::<u64>()
+}
+
 /// A uniform integer in `0..n` (`n > 0`), exact (Lemire's multiply-and-reject method).
 #[inline]
 pub fn below(rng: &mut SimRng, n: u64) -> u64 {

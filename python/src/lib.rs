@@ -29,14 +29,6 @@ fn described(error: napsim::error::Error) -> (bool, String) {
     (error.is_input(), error.to_string())
 }
 
-/// A seed for a run given none: from the clock and the process, like the command line's.
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ u64::from(std::process::id()).rotate_left(32)
-}
-
 /// Runs the long command `C` on its own thread, with the GIL released, and returns what it
 /// prints to stdout. Python's signals are checked every tenth of a second: on Ctrl-C the run is
 /// told to stop (the blocks under way finish, nothing is left running) and the
@@ -52,24 +44,23 @@ fn run_in_python<C: Render>(
 where
     C::Job: Send + 'static,
 {
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let stop = Arc::new(AtomicBool::new(false));
     // A run told to stop saves its progress; from Python it is not resumed, so it saves into
     // a folder of its own that is removed however the run ends (nothing is left behind).
     let scratch = std::env::temp_dir().join(format!(
         "napsim-python-{}-{:016x}",
         std::process::id(),
-        fresh_seed()
+        napsim::rng::fresh_seed()
     ));
     std::fs::create_dir_all(&scratch).map_err(|e| {
         PyRuntimeError::new_err(format!("cannot create {}: {e}", scratch.display()))
     })?;
+    let defaults = Controls::default();
     let controls = Controls {
-        threads,
+        threads: threads.unwrap_or(defaults.threads),
         stop: Arc::clone(&stop),
         checkpoint: Some(scratch.join("run.checkpoint")),
-        ..Controls::default()
+        ..defaults
     };
     let worker = std::thread::spawn(move || {
         let profile = napsim::rules::load_profile(&rules).map_err(|e| described(e.into()))?;
@@ -82,7 +73,8 @@ where
             },
             progress: &napsim::sim::Silent,
         };
-        let rendered = run_long::<C>(&profile, job, run, fresh_seed).map_err(described)?;
+        let rendered =
+            run_long::<C>(&profile, job, run, napsim::rng::fresh_seed).map_err(described)?;
         String::from_utf8(rendered.stdout).map_err(|e| (false, e.to_string()))
     });
     let mut interrupted = None;

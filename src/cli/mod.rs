@@ -615,7 +615,7 @@ fn emit(bytes: &[u8]) -> Result<(), Error> {
 
 /// A fresh seed, said on stderr so the run can be repeated.
 fn fresh_seed() -> u64 {
-    let seed = rand::random::<u64>();
+    let seed = crate::rng::fresh_seed();
     stderr::line(&format!(
         "seed: {seed} (pass --seed {seed} to repeat this run)"
     ));
