@@ -15,7 +15,7 @@ import json
 
 from . import _napsim
 
-__all__ = ["hand", "simulate", "__version__"]
+__all__ = ["hand", "simulate", "bid_table", "thresholds", "tournament", "solve", "review", "__version__"]
 
 __version__ = _napsim.__version__
 
@@ -35,6 +35,7 @@ def hand(
     as_declarer=False,
     seed=None,
     threads=None,
+    progress=None,
 ):
     """What a hand is worth, call by call: `napsim hand CARDS --json` as a dict.
 
@@ -44,7 +45,8 @@ def hand(
     policy specs (None: the command line's defaults); `dd=False` leaves out the double-dummy
     figure; `as_declarer=True` values the hand as declarer only. Without a seed one is chosen
     and recorded in the result's "seed". Bad input raises ValueError with the command line's
-    message. The bids' rows are in the result's "bids" (a list of dicts).
+    message. The bids' rows are in the result's "bids" (a list of dicts). `progress`, if
+    given, is called as progress(done, total) while the run goes on (worlds played).
     """
     if isinstance(after, str):
         after = [call for call in after.split(",") if call]
@@ -62,6 +64,7 @@ def hand(
         as_declarer,
         seed,
         threads,
+        progress,
     )
     return json.loads(text)
 
@@ -87,11 +90,136 @@ def _table(text):
     return [{key: value(cell) for key, cell in row.items()} for row in csv.DictReader(io.StringIO(text))]
 
 
-def simulate(*, rules="heather-1875", players=4, deals=100_000, bid="threshold", play="heuristic", seed=None, threads=None):
+def simulate(
+    *, rules="heather-1875", players=4, deals=100_000, bid="threshold", play="heuristic", seed=None, threads=None, progress=None
+):
     """Play many deals and tabulate each bid: `napsim simulate --out -` as a table with the
     CSV's columns (a pandas DataFrame if pandas is installed, else a list of dicts).
 
     Without a seed one is chosen. The run releases the GIL and stops on Ctrl-C
-    (KeyboardInterrupt) after the blocks under way, leaving nothing running.
+    (KeyboardInterrupt) after the blocks under way, leaving nothing running. `progress`, if
+    given, is called as progress(done, total) in deals while the run goes on.
     """
-    return _table(_napsim.simulate_csv(rules, players, deals, bid, play, seed, threads))
+    return _table(_napsim.simulate_csv(rules, players, deals, bid, play, seed, threads, progress))
+
+
+def bid_table(
+    *,
+    rules="heather-1875",
+    players=4,
+    deals=1_000_000,
+    play="heuristic",
+    by="classes",
+    dd_deals=None,
+    per_class=None,
+    classes=None,
+    class_labels=None,
+    min_hands=None,
+    auction=False,
+    seed=None,
+    threads=None,
+    progress=None,
+):
+    """Success rates and EVs by hand class and seat: `napsim bid-table --out -` as a table
+    with the CSV's columns.
+
+    Keywords are the command's flags: `by` ("classes", "coarse" or "exact"), `dd_deals`
+    (--dd-deals), `per_class` (--per-class), `classes` (--classes FILE), `class_labels` (a
+    list of --class labels), `min_hands` (--min-hands), `auction` (--auction).
+    """
+    text = _napsim.bid_table_csv(
+        rules,
+        players,
+        deals,
+        play,
+        by,
+        dd_deals,
+        per_class,
+        None if classes is None else str(classes),
+        list(class_labels or []),
+        min_hands,
+        auction,
+        seed,
+        threads,
+        progress,
+    )
+    return _table(text)
+
+
+def thresholds(
+    *, rules="heather-1875", players=4, deals=1_000_000, play="heuristic", seat=0, auction=False, seed=None, threads=None, progress=None
+):
+    """The best point-count threshold for each bid: `napsim thresholds --out -` as a table
+    with the CSV's columns (one row per bid and threshold)."""
+    return _table(_napsim.thresholds_csv(rules, players, deals, play, seat, auction, seed, threads, progress))
+
+
+def tournament(
+    entrants,
+    *,
+    rules="heather-1875",
+    players=4,
+    sessions=1000,
+    duplicate=True,
+    forfeit=False,
+    sprt=None,
+    sprt_on="units",
+    alpha=0.05,
+    beta=0.05,
+    seed=None,
+    threads=None,
+    progress=None,
+):
+    """Bots against each other: `napsim tournament --out -` as a table with the CSV's columns
+    (one row per entrant).
+
+    `entrants` is a list of "NAME=BID/PLAY" (or a dict {name: "BID/PLAY"}); `sprt` a pair
+    (D0, D1) for the sequential test, on `sprt_on` ("units" or "wins"). A failing external bot
+    raises RuntimeError (with `forfeit=True` it forfeits its deal instead).
+    """
+    if isinstance(entrants, dict):
+        entrants = [f"{name}={spec}" for name, spec in entrants.items()]
+    bounds = None if sprt is None else (float(sprt[0]), float(sprt[1]))
+    text = _napsim.tournament_csv(
+        rules, players, list(entrants), sessions, duplicate, forfeit, bounds, sprt_on, alpha, beta, seed, threads, progress
+    )
+    return _table(text)
+
+
+def solve(deal=None, *, random=None, rules="heather-1875", players=4, seed=None, misere=False, bid=None, trump=None, plays=None):
+    """Double-dummy values: `napsim solve DEAL --json` (or `--random N`) as a dict.
+
+    `deal` is the hands, "h0/h1/...", seat 0 declaring and leading; or give `random=N` for the
+    distribution over N random deals at `players` seats.
+    """
+    text = _napsim.solve_json(rules, deal, random, players, seed, misere, bid, trump, plays)
+    return json.loads(text)
+
+
+def review(
+    records,
+    *,
+    rules=None,
+    worlds=1024,
+    eval_play=None,
+    others_bid=None,
+    choice=None,
+    seed=None,
+    summary=False,
+    threads=None,
+    progress=None,
+):
+    """Played deals judged card by card and call by call: `napsim review - --json`.
+
+    `records` is the `napsim deal --json` records: their text (one per line), one record as a
+    dict, or a list of them. Returns the JSON Lines as a list of dicts (one per card in play
+    order, then one per call, for each deal), or with `summary=True` the summary as a dict.
+    `rules=None` reads each record under the profile it names.
+    """
+    if isinstance(records, dict):
+        records = [records]
+    if not isinstance(records, str):
+        records = "".join(json.dumps(record) + "\n" for record in records)
+    text = _napsim.review_json(rules, records, worlds, eval_play, others_bid, choice, seed, summary, threads, progress)
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return lines[0] if summary else lines

@@ -7,10 +7,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use std::sync::atomic::AtomicU64;
+
+use napsim::analysis::bid_table::{BidTable, BidTableJob, read_class_file};
 use napsim::analysis::hand::{Hand, HandJob, HandWorlds};
 use napsim::analysis::simulate::{Simulate, SimulateJob};
-use napsim::commands::{LongRun, Outputs, Render, run_long};
+use napsim::analysis::thresholds::{Thresholds, ThresholdsJob};
+use napsim::analysis::tournament::{Tournament, TournamentJob};
+use napsim::commands::{self, LongRun, Outputs, Render, ReviewJob, SolveJob, run_long};
 use napsim::run::Controls;
+use napsim::sim::Progress;
+use napsim::stats::sprt::Sprt;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -29,16 +36,95 @@ fn described(error: napsim::error::Error) -> (bool, String) {
     (error.is_input(), error.to_string())
 }
 
-/// Runs the long command `C` on its own thread, with the GIL released, and returns what it
-/// prints to stdout. Python's signals are checked every tenth of a second: on Ctrl-C the run is
-/// told to stop (the blocks under way finish, nothing is left running) and the
-/// `KeyboardInterrupt` is raised.
-fn run_in_python<C: Render>(
+/// What a run has done so far, for the progress callback: written by the run's threads,
+/// read by the Python thread between its checks for signals.
+#[derive(Default)]
+struct Counted {
+    total: AtomicU64,
+    done: AtomicU64,
+}
+
+impl Progress for Counted {
+    fn start(&self, total: u64, done: u64, _unit: &str) {
+        self.total.store(total, Ordering::Relaxed);
+        self.done.store(done, Ordering::Relaxed);
+    }
+
+    fn advance(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` on its own thread with the GIL released and returns its value. Every tenth of
+/// a second the Python thread checks for signals and, when it is given, calls `progress` with
+/// `(done, total)` if they moved. On Ctrl-C `stop` is set (the run finishes the work under way
+/// and ends, nothing is left running) and the `KeyboardInterrupt` is raised once it has.
+fn run_on_thread<T: Send + 'static>(
     py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    counted: Arc<Counted>,
+    stop: Arc<AtomicBool>,
+    work: impl FnOnce() -> Result<T, (bool, String)> + Send + 'static,
+) -> PyResult<T> {
+    let worker = std::thread::spawn(move || {
+        let result = work();
+        // External bots the run started end with it, however it ended.
+        napsim::bots::ext::shutdown();
+        result
+    });
+    let mut interrupted = None;
+    let mut shown = (u64::MAX, u64::MAX);
+    let mut report = |py: Python<'_>| -> PyResult<()> {
+        let now = (
+            counted.done.load(Ordering::Relaxed),
+            counted.total.load(Ordering::Relaxed),
+        );
+        if let Some(callback) = &progress
+            && now != shown
+            && now.1 > 0
+        {
+            shown = now;
+            callback.call1(py, now)?;
+        }
+        Ok(())
+    };
+    while !py.detach(|| finished_within(&worker, Duration::from_millis(100))) {
+        let checked = py.check_signals().and_then(|()| report(py));
+        if let Err(error) = checked {
+            stop.store(true, Ordering::Relaxed);
+            interrupted = Some(error);
+            break;
+        }
+    }
+    let result = py.detach(|| worker.join());
+    if interrupted.is_none()
+        && let Err(error) = report(py)
+    {
+        interrupted = Some(error);
+    }
+    if let Some(error) = interrupted {
+        return Err(error);
+    }
+    match result {
+        Ok(result) => result.map_err(python_error),
+        Err(_) => Err(PyRuntimeError::new_err("the run failed")),
+    }
+}
+
+/// How a function is run: its profile, seed, threads and progress callback.
+struct RunOptions {
     rules: String,
-    job: C::Job,
     seed: Option<u64>,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+}
+
+/// Runs the long command `C` on its own thread ([`run_on_thread`]) and returns what it prints
+/// to stdout, `out` being the output it is told to write (`-` for stdout).
+fn run_in_python<C: Render>(
+    py: Python<'_>,
+    options: RunOptions,
+    job: C::Job,
     out: Option<PathBuf>,
 ) -> PyResult<String>
 where
@@ -57,12 +143,15 @@ where
     })?;
     let defaults = Controls::default();
     let controls = Controls {
-        threads: threads.unwrap_or(defaults.threads),
+        threads: options.threads.unwrap_or(defaults.threads),
         stop: Arc::clone(&stop),
         checkpoint: Some(scratch.join("run.checkpoint")),
         ..defaults
     };
-    let worker = std::thread::spawn(move || {
+    let counted = Arc::new(Counted::default());
+    let (rules, seed) = (options.rules, options.seed);
+    let reporter = Arc::clone(&counted);
+    let work = move || {
         let profile = napsim::rules::load_profile(&rules).map_err(|e| described(e.into()))?;
         let run = LongRun {
             seed,
@@ -71,29 +160,15 @@ where
                 out,
                 ..Outputs::default()
             },
-            progress: &napsim::sim::Silent,
+            progress: reporter.as_ref(),
         };
         let rendered =
             run_long::<C>(&profile, job, run, napsim::rng::fresh_seed).map_err(described)?;
         String::from_utf8(rendered.stdout).map_err(|e| (false, e.to_string()))
-    });
-    let mut interrupted = None;
-    while !py.detach(|| finished_within(&worker, Duration::from_millis(100))) {
-        if let Err(interrupt) = py.check_signals() {
-            stop.store(true, Ordering::Relaxed);
-            interrupted = Some(interrupt);
-            break;
-        }
-    }
-    let result = py.detach(|| worker.join());
+    };
+    let result = run_on_thread(py, options.progress, counted, stop, work);
     let _ = std::fs::remove_dir_all(&scratch);
-    if let Some(interrupt) = interrupted {
-        return Err(interrupt);
-    }
-    match result {
-        Ok(result) => result.map_err(python_error),
-        Err(_) => Err(PyRuntimeError::new_err("the run failed")),
-    }
+    result
 }
 
 /// Whether `worker` finishes within `wait` (checked every few milliseconds).
@@ -107,7 +182,7 @@ fn finished_within<T>(worker: &std::thread::JoinHandle<T>, wait: Duration) -> bo
 
 /// `napsim simulate --out -` with the same arguments: the per-bid CSV.
 #[pyfunction]
-#[pyo3(signature = (rules, players, deals, bid, play, seed, threads))]
+#[pyo3(signature = (rules, players, deals, bid, play, seed, threads, progress))]
 #[allow(clippy::too_many_arguments)]
 fn simulate_csv(
     py: Python<'_>,
@@ -118,6 +193,7 @@ fn simulate_csv(
     play: String,
     seed: Option<u64>,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let job = SimulateJob {
         players,
@@ -126,12 +202,18 @@ fn simulate_csv(
         play,
         input_files: Default::default(),
     };
-    run_in_python::<Simulate>(py, rules, job, seed, threads, Some(PathBuf::from("-")))
+    let options = RunOptions {
+        rules,
+        seed,
+        threads,
+        progress,
+    };
+    run_in_python::<Simulate>(py, options, job, Some(PathBuf::from("-")))
 }
 
 /// `napsim hand CARDS --json` with the same arguments: the JSON document.
 #[pyfunction]
-#[pyo3(signature = (cards, rules, players, seat, after, worlds, precision, play, others_bid, dd, as_declarer, seed, threads))]
+#[pyo3(signature = (cards, rules, players, seat, after, worlds, precision, play, others_bid, dd, as_declarer, seed, threads, progress))]
 #[allow(clippy::too_many_arguments)]
 fn hand_json(
     py: Python<'_>,
@@ -148,6 +230,7 @@ fn hand_json(
     as_declarer: bool,
     seed: Option<u64>,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let defaults = HandJob::new(cards);
     let job = HandJob {
@@ -162,7 +245,256 @@ fn hand_json(
         ..defaults
     }
     .with_worlds(HandWorlds::resolve(worlds, precision));
-    run_in_python::<Hand>(py, rules, job, seed, threads, None)
+    let options = RunOptions {
+        rules,
+        seed,
+        threads,
+        progress,
+    };
+    run_in_python::<Hand>(py, options, job, None)
+}
+
+/// `napsim bid-table --out -` with the same arguments: the bid table's CSV.
+#[pyfunction]
+#[pyo3(signature = (rules, players, deals, play, by, dd_deals, per_class, classes, class_labels, min_hands, auction, seed, threads, progress))]
+#[allow(clippy::too_many_arguments)]
+fn bid_table_csv(
+    py: Python<'_>,
+    rules: String,
+    players: usize,
+    deals: u64,
+    play: String,
+    by: String,
+    dd_deals: Option<u64>,
+    per_class: Option<u64>,
+    classes: Option<PathBuf>,
+    class_labels: Vec<String>,
+    min_hands: Option<u64>,
+    auction: bool,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let class_rows = match &classes {
+        Some(path) => read_class_file(path).map_err(|e| PyValueError::new_err(e.to_string()))?,
+        None => Vec::new(),
+    };
+    let job = BidTableJob {
+        by,
+        play,
+        classes_file: classes.as_ref().map(|p| p.display().to_string()),
+        classes: class_rows,
+        class_labels,
+        auction,
+        ..BidTableJob::new(players, deals)
+    }
+    .with_sampling(per_class, dd_deals, min_hands);
+    let options = RunOptions {
+        rules,
+        seed,
+        threads,
+        progress,
+    };
+    run_in_python::<BidTable>(py, options, job, Some(PathBuf::from("-")))
+}
+
+/// `napsim thresholds --out -` with the same arguments: one CSV row per bid and threshold.
+#[pyfunction]
+#[pyo3(signature = (rules, players, deals, play, seat, auction, seed, threads, progress))]
+#[allow(clippy::too_many_arguments)]
+fn thresholds_csv(
+    py: Python<'_>,
+    rules: String,
+    players: usize,
+    deals: u64,
+    play: String,
+    seat: usize,
+    auction: bool,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let job = ThresholdsJob {
+        play,
+        seat,
+        auction,
+        ..ThresholdsJob::new(players, deals)
+    };
+    let options = RunOptions {
+        rules,
+        seed,
+        threads,
+        progress,
+    };
+    run_in_python::<Thresholds>(py, options, job, Some(PathBuf::from("-")))
+}
+
+/// `napsim tournament --out -` with the same arguments: one CSV row per entrant.
+#[pyfunction]
+#[pyo3(signature = (rules, players, entrants, sessions, duplicate, forfeit, sprt, sprt_on, alpha, beta, seed, threads, progress))]
+#[allow(clippy::too_many_arguments)]
+fn tournament_csv(
+    py: Python<'_>,
+    rules: String,
+    players: usize,
+    entrants: Vec<String>,
+    sessions: u64,
+    duplicate: bool,
+    forfeit: bool,
+    sprt: Option<(f64, f64)>,
+    sprt_on: String,
+    alpha: f64,
+    beta: f64,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let sprt = match sprt {
+        Some((d0, d1)) => {
+            Sprt::check_bounds(d0, d1).map_err(PyValueError::new_err)?;
+            Some(Sprt {
+                d0,
+                d1,
+                alpha,
+                beta,
+            })
+        }
+        None => None,
+    };
+    let sprt_wins = match sprt_on.as_str() {
+        "units" => false,
+        "wins" => true,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "sprt_on is units or wins, not '{other}'"
+            )));
+        }
+    };
+    let job = TournamentJob {
+        duplicate,
+        forfeit,
+        sprt_wins: sprt.is_some() && sprt_wins,
+        sprt,
+        ..TournamentJob::new(players, entrants, sessions)
+    };
+    let options = RunOptions {
+        rules,
+        seed,
+        threads,
+        progress,
+    };
+    run_in_python::<Tournament>(py, options, job, Some(PathBuf::from("-")))
+}
+
+/// `napsim solve ... --json` with the same arguments: the JSON document.
+#[pyfunction]
+#[pyo3(signature = (rules, deal, random, players, seed, misere, bid, trump, plays))]
+#[allow(clippy::too_many_arguments)]
+fn solve_json(
+    py: Python<'_>,
+    rules: String,
+    deal: Option<String>,
+    random: Option<u64>,
+    players: usize,
+    seed: Option<u64>,
+    misere: bool,
+    bid: Option<String>,
+    trump: Option<String>,
+    plays: Option<String>,
+) -> PyResult<String> {
+    if deal.is_some() == random.is_some() {
+        return Err(PyValueError::new_err(
+            "give either a deal or a number of random deals to solve",
+        ));
+    }
+    let job = SolveJob {
+        deal,
+        random,
+        players,
+        seed,
+        misere,
+        bid,
+        trump,
+        plays,
+        json: true,
+    };
+    let work = move || commands::solve(&rules, &job, napsim::rng::fresh_seed).map_err(described);
+    let stop = Arc::new(AtomicBool::new(false));
+    run_on_thread(py, None, Arc::new(Counted::default()), stop, work)
+}
+
+/// A writer that refuses to write once `stop` is set: a review told to stop ends after the
+/// deal under way.
+struct Stoppable {
+    text: Vec<u8>,
+    stop: Arc<AtomicBool>,
+}
+
+impl std::io::Write for Stoppable {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "stopped",
+            ));
+        }
+        self.text.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `napsim review - --json` with the same arguments, the records (`deal --json` lines) given
+/// as text: the JSON Lines.
+#[pyfunction]
+#[pyo3(signature = (rules, records, worlds, eval_play, others_bid, choice, seed, summary, threads, progress))]
+#[allow(clippy::too_many_arguments)]
+fn review_json(
+    py: Python<'_>,
+    rules: Option<String>,
+    records: String,
+    worlds: u64,
+    eval_play: Option<String>,
+    others_bid: Option<String>,
+    choice: Option<String>,
+    seed: Option<u64>,
+    summary: bool,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let defaults = ReviewJob::new(
+        Some(PathBuf::from("-")),
+        threads.unwrap_or(Controls::default().threads),
+    );
+    let job = ReviewJob {
+        worlds,
+        eval_play: eval_play.unwrap_or(defaults.eval_play.clone()),
+        others_bid: others_bid.unwrap_or(defaults.others_bid.clone()),
+        choice: choice.unwrap_or(defaults.choice.clone()),
+        seed: seed.unwrap_or(defaults.seed),
+        json: true,
+        summary,
+        rules_given: rules.is_some(),
+        ..defaults
+    };
+    let rules = rules.unwrap_or_else(|| napsim::rules::DEFAULT_PROFILE.to_string());
+    let stop = Arc::new(AtomicBool::new(false));
+    let counted = Arc::new(Counted::default());
+    let (reporter, stopping) = (Arc::clone(&counted), Arc::clone(&stop));
+    let work = move || {
+        let mut out = Stoppable {
+            text: Vec::new(),
+            stop: stopping,
+        };
+        let mut input = records.as_bytes();
+        commands::review_deals(&rules, &job, &mut input, &mut out, reporter.as_ref())
+            .map_err(described)?;
+        String::from_utf8(out.text).map_err(|e| (false, e.to_string()))
+    };
+    run_on_thread(py, progress, counted, stop, work)
 }
 
 /// The extension module.
@@ -170,6 +502,11 @@ fn hand_json(
 fn _napsim(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(hand_json, module)?)?;
     module.add_function(wrap_pyfunction!(simulate_csv, module)?)?;
+    module.add_function(wrap_pyfunction!(bid_table_csv, module)?)?;
+    module.add_function(wrap_pyfunction!(thresholds_csv, module)?)?;
+    module.add_function(wrap_pyfunction!(tournament_csv, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_json, module)?)?;
+    module.add_function(wrap_pyfunction!(review_json, module)?)?;
     module.add("__version__", napsim::napsim_version())?;
     Ok(())
 }

@@ -45,6 +45,22 @@ pub struct ThresholdsJob {
     pub auction: bool,
 }
 
+impl ThresholdsJob {
+    /// The sweep of `deals` random deals at `players` seats as `napsim thresholds` makes it by
+    /// default: every seat playing `heuristic`, the eldest hand swept, passing worth 0 (no
+    /// auction values).
+    pub fn new(players: usize, deals: u64) -> ThresholdsJob {
+        ThresholdsJob {
+            players,
+            deals,
+            play: "heuristic".to_string(),
+            seat: 0,
+            input_files: BTreeMap::new(),
+            auction: false,
+        }
+    }
+}
+
 /// `napsim thresholds`, prepared: a strength-class bid table with no double-dummy column.
 pub struct Thresholds {
     profile: Profile,

@@ -440,6 +440,24 @@ pub struct TournamentJob {
     pub sprt_wins: bool,
 }
 
+impl TournamentJob {
+    /// The tournament of `entrants` (`NAME=BID/PLAY`) over `sessions` card sets at `players`
+    /// seats as `napsim tournament` plays it by default: duplicate (every card set replayed with
+    /// the entrants rotated through the seats), no sequential test, a failing bot ending the run.
+    pub fn new(players: usize, entrants: Vec<String>, sessions: u64) -> TournamentJob {
+        TournamentJob {
+            players,
+            entrants,
+            sessions,
+            duplicate: true,
+            input_files: BTreeMap::new(),
+            sprt: None,
+            forfeit: false,
+            sprt_wins: false,
+        }
+    }
+}
+
 /// `napsim tournament`, prepared: the entrants parsed and checked.
 pub struct Tournament {
     profile: Profile,

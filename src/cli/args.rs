@@ -298,19 +298,19 @@ pub struct ReviewArgs {
     #[command(flatten)]
     pub replay: ReplayArgs,
     /// Worlds the hand evaluator plays for each call (0: judge the cards only).
-    #[arg(long, value_name = "K", default_value = "1024", value_parser = parse_whole)]
+    #[arg(long, value_name = "K", default_value_t = REVIEW_DEFAULT_WORLDS, value_parser = parse_whole)]
     pub worlds: u64,
     /// The evaluator's play policy for the calls.
     #[arg(long, value_name = "SPEC", default_value = HAND_DEFAULT_PLAY)]
     pub eval_play: String,
     /// The bid policy the evaluator assumes for the seats that called before.
-    #[arg(long, value_name = "SPEC", default_value = "threshold")]
+    #[arg(long, value_name = "SPEC", default_value = crate::analysis::hand::DEFAULT_OTHERS_BID)]
     pub others_bid: String,
     /// The play policy whose choice is shown beside each card, from that seat's view.
     #[arg(long, value_name = "SPEC", default_value = REVIEW_CHOICE_PLAY)]
     pub choice: String,
     /// Seed of the evaluator's worlds and the choices (a review is the same every time).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = REVIEW_DEFAULT_SEED)]
     pub seed: u64,
     /// Worker threads for the calls (default: every core).
     #[arg(long, value_parser = parse_threads)]
@@ -470,7 +470,8 @@ pub struct TournamentArgs {
     /// Every card set is one session in the first rotation.
     #[arg(long)]
     pub no_duplicate: bool,
-    /// One CSV row per entrant here (and the manifest beside it).
+    /// One CSV row per entrant here (and the manifest beside it); `-` for stdout (the tables
+    /// then go to stderr).
     #[arg(long, value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
     /// One CSV row per ordered pair of entrants here.
@@ -605,9 +606,9 @@ pub fn parse_whole(text: &str) -> Result<u64, String> {
 /// The play policy `napsim hand` uses unless told otherwise: the evaluator's own default.
 pub const HAND_DEFAULT_PLAY: &str = crate::eval::hand::DEFAULT_PLAY;
 
-/// The play policy whose card `napsim review` shows beside each card played (its column is
-/// headed PIMC).
-pub const REVIEW_CHOICE_PLAY: &str = "pimc:worlds=16";
+/// The play policy whose card `napsim review` shows beside each card played, and its worlds
+/// per call (the library's).
+pub use crate::commands::{REVIEW_CHOICE_PLAY, REVIEW_DEFAULT_SEED, REVIEW_DEFAULT_WORLDS};
 
 /// How many worlds `napsim hand` plays, and its default run (the library's).
 pub use crate::analysis::hand::{DEFAULT_WORLDS as HAND_DEFAULT_WORLDS, HandWorlds};

@@ -256,12 +256,10 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Thresholds(a) => {
             let profile = load_profile(rules)?;
             let job = ThresholdsJob {
-                players: a.run.players,
-                deals: a.run.deals,
                 seat: a.seat,
-                input_files: Default::default(),
                 play: a.run.play,
                 auction: a.auction,
+                ..ThresholdsJob::new(a.run.players, a.run.deals)
             };
             let outputs = Outputs {
                 out: a.out,
@@ -327,11 +325,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Tournament(a) => {
             let profile = load_profile(rules)?;
             let job = TournamentJob {
-                players: a.players,
-                entrants: a.entrants,
-                sessions: a.sessions,
                 duplicate: !a.no_duplicate,
-                input_files: Default::default(),
                 forfeit: a.forfeit,
                 sprt_wins: a.sprt.is_some() && a.sprt_on == "wins",
                 sprt: a.sprt.map(|(d0, d1)| crate::stats::sprt::Sprt {
@@ -340,6 +334,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                     alpha: a.alpha,
                     beta: a.beta,
                 }),
+                ..TournamentJob::new(a.players, a.entrants, a.sessions)
             };
             let outputs = Outputs {
                 out: a.out,

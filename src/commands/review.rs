@@ -14,6 +14,16 @@ use crate::report::{self, read_records};
 use crate::rules::{self, Profile, load_profile};
 use crate::sim::Progress;
 
+/// The play policy whose card `napsim review` shows beside each card played (its column is
+/// headed PIMC).
+pub const REVIEW_CHOICE_PLAY: &str = "pimc:worlds=16";
+
+/// The worlds the hand evaluator plays for each call a review judges.
+pub const REVIEW_DEFAULT_WORLDS: u64 = 1024;
+
+/// The seed of a review's worlds and choices: a review is the same every time.
+pub const REVIEW_DEFAULT_SEED: u64 = 1;
+
 /// What `napsim review` judges and how.
 #[derive(Clone, Debug)]
 pub struct ReviewJob {
@@ -44,6 +54,31 @@ pub struct ReviewJob {
     /// Whether `--rules` was given: records of another profile are then refused, not read
     /// under their own.
     pub rules_given: bool,
+}
+
+impl ReviewJob {
+    /// The review of the `deal --json` records in `input` (`-`: stdin) as `napsim review`
+    /// makes it by default: the text report of each deal, every call judged over
+    /// [`REVIEW_DEFAULT_WORLDS`] worlds of the hand evaluator's default play with the earlier
+    /// seats assumed to bid `threshold`, the [`REVIEW_CHOICE_PLAY`] card beside each card,
+    /// seed [`REVIEW_DEFAULT_SEED`], on `threads` worker threads.
+    pub fn new(input: Option<PathBuf>, threads: usize) -> ReviewJob {
+        ReviewJob {
+            input,
+            hands: None,
+            dealer: None,
+            replay: ReplayText::default(),
+            choice: REVIEW_CHOICE_PLAY.to_string(),
+            eval_play: crate::eval::hand::DEFAULT_PLAY.to_string(),
+            others_bid: crate::analysis::hand::DEFAULT_OTHERS_BID.to_string(),
+            worlds: REVIEW_DEFAULT_WORLDS,
+            seed: REVIEW_DEFAULT_SEED,
+            threads,
+            json: false,
+            summary: false,
+            rules_given: false,
+        }
+    }
 }
 
 /// `napsim review`: reads the deals (`stdin` for `-`), checks that every one replays, then

@@ -92,7 +92,11 @@ impl Render for Tournament {
         };
         let outputs = &finished.outputs;
         let mut rendered = Rendered::default();
-        if let Some(path) = &outputs.out {
+        if outputs.out.as_deref() == Some(std::path::Path::new("-")) {
+            // The CSV on stdout, as `simulate --out -` writes it; the tables go to stderr.
+            rendered.stdout = csv_of(&rows)?;
+            rendered.stderr = text.clone();
+        } else if let Some(path) = &outputs.out {
             let mut meta = finished.meta(Some(command.clone()));
             let mut outcome = serde_json::Map::new();
             if let Some((decision, standing)) = sprt {
@@ -127,7 +131,9 @@ impl Render for Tournament {
                 report::tournament_markdown(&command, &rows, &pairs).into_bytes(),
             );
         }
-        rendered.stdout = text.into_bytes();
+        if rendered.stdout.is_empty() {
+            rendered.stdout = text.into_bytes();
+        }
         Ok(rendered)
     }
 }

@@ -1507,3 +1507,34 @@ fn the_manual_page_and_the_version_name_the_build() {
     assert_eq!(version.trim(), format!("napsim {recorded}"));
     assert!(recorded.contains('+'), "the revision: {recorded}");
 }
+
+#[test]
+fn tournament_out_dash_writes_the_entrant_csv_to_stdout_as_the_file_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.csv");
+    let args = [
+        "tournament",
+        "--entrant",
+        "a=threshold/heuristic",
+        "--entrant",
+        "b=always:bid=three/heuristic",
+        "--sessions",
+        "40",
+        "--seed",
+        "2",
+        "--quiet",
+        "--out",
+    ];
+    let piped = napsim()
+        .current_dir(dir.path())
+        .args(args)
+        .arg("-")
+        .assert()
+        .success();
+    let out = piped.get_output();
+    napsim().args(args).arg(&file).assert().success();
+    assert_eq!(out.stdout, std::fs::read(&file).unwrap());
+    // The tables go to stderr, and no file named `-` is written.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("paired differences"));
+    assert!(!dir.path().join("-").exists());
+}
