@@ -15,7 +15,7 @@ import json
 
 from . import _napsim
 
-__all__ = ["hand", "simulate", "bid_table", "thresholds", "tournament", "solve", "review", "__version__"]
+__all__ = ["hand", "simulate", "bid_table", "thresholds", "tournament", "solve", "review", "Game", "__version__"]
 
 __version__ = _napsim.__version__
 
@@ -223,3 +223,61 @@ def review(
     text = _napsim.review_json(rules, records, worlds, eval_play, others_bid, choice, seed, summary, threads, progress)
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
     return lines[0] if summary else lines
+
+
+class Game:
+    """A session against napsim's bots, one decision at a time: what `napsim play` plays, for
+    scripts.
+
+    `advance()` lets the bots act until this seat must decide and returns the events on the
+    way (dicts with a "type": "deal", "call", "declared", "card", "trick", "result", "end"...)
+    and the question ("call", "card", "peek", "purchase", "keep", "discard", "trump"; None once
+    the session is over). `answer(text)` takes the answer in the words `napsim play` takes
+    ("three", "AS", "yes", "C", cards separated by spaces, "none") and returns the events it
+    caused; an answer the game does not allow raises ValueError with the reason, and the
+    question stands. `view()` is what the seat sees (its hand, the legal answers, the calls,
+    the trick...), `hint()` the coach's hint for a call or a card, `records()` the finished
+    deals as `napsim deal --json` records, for `review`. The same seed and answers play the
+    same session as `napsim play`; asking for hints changes nothing.
+
+        >>> import napsim
+        >>> game = napsim.Game(seed=3, deals=1, bots="threshold/heuristic")
+        >>> events, question = game.advance()
+        >>> events[0]["type"], question
+        ('deal', 'call')
+        >>> game.view()["legal"]
+        ['pass', 'three', 'four', 'nap']
+        >>> while question is not None:
+        ...     legal = game.view()["legal"]
+        ...     caused = game.answer(legal[1] if question == "call" else legal[0])
+        ...     events, question = game.advance()
+        >>> result = [event for event in caused + events if event["type"] == "result"][0]
+        >>> result["record"]["contract"]["bid"], result["record"]["declarer_tricks"]
+        ('three', 2)
+        >>> events[-1]["type"], len(game.records())
+        ('end', 1)
+    """
+
+    def __init__(self, *, rules="heather-1875", players=4, seat=0, bots=None, seed=None, deals=None, hint_worlds=None, threads=None):
+        self._game = _napsim.Game(rules, players, seat, bots, seed, deals, hint_worlds, threads)
+
+    def advance(self):
+        """Lets the bots act until this seat must decide: (events, question)."""
+        events, question = self._game.advance()
+        return json.loads(events), question
+
+    def answer(self, text):
+        """Answers the question standing; returns the events it caused."""
+        return json.loads(self._game.answer(str(text)))
+
+    def view(self):
+        """What this seat sees now, as a dict."""
+        return json.loads(self._game.view())
+
+    def hint(self):
+        """The coach's hint for the call or card asked (None for a call too rare to sample)."""
+        return json.loads(self._game.hint())
+
+    def records(self):
+        """The finished deals as `napsim deal --json` records (a list of dicts)."""
+        return json.loads(self._game.records())

@@ -2,6 +2,8 @@
 //! runs it with the GIL released, and returns what the command line would print (the Python
 //! package's `napsim/__init__.py` turns it into Python values).
 
+mod game;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -507,6 +509,7 @@ fn _napsim(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(tournament_csv, module)?)?;
     module.add_function(wrap_pyfunction!(solve_json, module)?)?;
     module.add_function(wrap_pyfunction!(review_json, module)?)?;
+    module.add_class::<game::PyGame>()?;
     module.add("__version__", napsim::napsim_version())?;
     Ok(())
 }

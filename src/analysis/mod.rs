@@ -5,6 +5,7 @@ pub mod bid_table;
 pub mod coach;
 pub mod deals;
 pub mod equity;
+pub mod game;
 pub mod hand;
 pub mod optimize;
 pub mod replay;

@@ -274,7 +274,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// Worlds the coach's evaluator plays for a hint at a call.
-    #[arg(long, value_name = "K", default_value = "512", value_parser = parse_count)]
+    #[arg(long, value_name = "K", default_value_t = crate::analysis::game::DEFAULT_HINT_WORLDS, value_parser = parse_count)]
     pub hint_worlds: u64,
     /// Worker threads for hints (default: every core).
     #[arg(long, value_parser = parse_threads)]

@@ -82,6 +82,13 @@ impl<'a> BidView<'a> {
     pub fn is_legal(&self, call: Call) -> bool {
         self.state.check_call(call).is_ok()
     }
+    /// The legal calls: passing, then the bids of the ladder the seat may call.
+    pub fn legal_calls(&self) -> Vec<Call> {
+        std::iter::once(Call::Pass)
+            .chain(self.profile().bid_ids().map(Call::Bid))
+            .filter(|&call| self.is_legal(call))
+            .collect()
+    }
 }
 
 /// What a seat knows when it is its turn to play a card.

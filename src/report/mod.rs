@@ -8,6 +8,7 @@ mod bid_table;
 mod equity;
 #[cfg(feature = "charts")]
 mod equity_chart;
+mod game;
 mod hand;
 mod meta;
 mod narrate;
@@ -28,6 +29,7 @@ pub use bid_table::{BidTableDoc, bid_table_markdown};
 pub use equity::{EquityDoc, equity_markdown};
 #[cfg(feature = "charts")]
 pub use equity_chart::equity_chart_svg;
+pub use game::{call_hint_json, card_hints_json, event_json, view_json};
 pub use hand::HandReport;
 pub use meta::{Meta, RunInfo};
 pub use narrate::narrate;

@@ -476,3 +476,170 @@ fn a_failing_bot_ends_the_session_with_one_error_line_and_its_finished_deals_sav
         }
     }
 }
+
+/// Plays a whole session through the library's step-by-step [`Game`] with a simple rule (the
+/// second legal call, else the first; the highest legal card; no peek or purchase; the first
+/// five cards kept; the lowest card discarded; trump named C, D, H, S in turn), asking for a
+/// hint at the first call and card when `hints`; returns the answers given, as text, and the
+/// game.
+fn play_through<'p>(
+    profile: &'p napsim::rules::Profile,
+    settings: napsim::analysis::game::GameSettings,
+    hints: bool,
+) -> (Vec<String>, napsim::analysis::game::Game<'p>) {
+    use napsim::analysis::game::{Event, Game, Question};
+    let mut game = Game::new(profile, settings).unwrap();
+    let mut events = Vec::new();
+    let mut answers = Vec::new();
+    let mut trumps = ["C", "D", "H", "S"].iter().cycle();
+    let mut hinted = (false, false);
+    while let Some(question) = game.advance(&mut events).unwrap() {
+        let state = game.state().unwrap();
+        let me = game.settings().seat;
+        let text = match question {
+            Question::Call => {
+                if hints && !hinted.0 {
+                    hinted.0 = true;
+                    game.call_hint().unwrap();
+                }
+                let legal = game.legal_calls();
+                let call = legal.get(1).unwrap_or(&legal[0]);
+                call.name(profile).to_string()
+            }
+            Question::Card => {
+                if hints && !hinted.1 {
+                    hinted.1 = true;
+                    assert!(!game.card_hint().unwrap().is_empty());
+                }
+                let state = game.state().unwrap();
+                state.legal_cards().iter_desc().next().unwrap().to_string()
+            }
+            Question::Peek => "no".into(),
+            Question::Purchase => "none".into(),
+            Question::Keep => (state.hand(me) | state.spare())
+                .iter_desc()
+                .take(5)
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            Question::Discard => state.hand(me).iter_desc().last().unwrap().to_string(),
+            Question::Trump => trumps.next().unwrap().to_string(),
+        };
+        let answer = game.parse_answer(&text).unwrap();
+        game.answer(answer, &mut events).unwrap();
+        answers.push(text);
+    }
+    assert!(matches!(events.last(), Some(Event::End { .. })));
+    (answers, game)
+}
+
+#[test]
+fn the_library_game_plays_the_session_napsim_play_plays_and_hints_change_nothing() {
+    use napsim::analysis::game::GameSettings;
+    let dir = tempfile::tempdir().unwrap();
+    for (profile, players, seat) in [
+        ("heather-1875", 4, 0),
+        ("peep-nap", 4, 1),
+        ("purchase-nap", 5, 2),
+        ("sir-garnet", 4, 1),
+        ("pub-guide", 3, 0),
+    ] {
+        let rules = napsim::rules::load_profile(profile).unwrap();
+        let settings = GameSettings {
+            deals: Some(3),
+            bots: "threshold/heuristic".into(),
+            hint_worlds: 64,
+            threads: 1,
+            ..GameSettings::new(players, seat, 11)
+        };
+        let (answers, game) = play_through(&rules, settings.clone(), false);
+        let (_, hinted) = play_through(&rules, settings, true);
+        let records = |game: &napsim::analysis::game::Game| -> Vec<napsim::report::DealRecord> {
+            game.finished()
+                .iter()
+                .map(napsim::report::DealRecord::from_state)
+                .collect()
+        };
+        assert_eq!(
+            records(&game),
+            records(&hinted),
+            "{profile}: a hint moved the game"
+        );
+        let sum: i64 = game.balances().iter().sum();
+        let kitty = records(&game).last().unwrap().kitty_after.unwrap_or(0);
+        assert_eq!(sum + kitty, 0, "{profile}");
+        // The same answers typed into `napsim play` play the same deals.
+        let save = dir.path().join(format!("{profile}.jsonl"));
+        let (p, s) = (players.to_string(), seat.to_string());
+        let args = [
+            "--rules",
+            profile,
+            "play",
+            "--players",
+            &p,
+            "--seat",
+            &s,
+            "--seed",
+            "11",
+            "--deals",
+            "3",
+            "--bots",
+            "threshold/heuristic",
+        ];
+        let out = napsim()
+            .args(args)
+            .args(["--save", save.to_str().unwrap()])
+            .write_stdin(answers.join("\n") + "\n")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let saved: Vec<napsim::report::DealRecord> = std::fs::read_to_string(&save)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(saved, records(&game), "{profile}");
+    }
+}
+
+#[test]
+fn the_library_game_refuses_a_wrong_answer_and_the_question_stands() {
+    use napsim::analysis::game::{Answer, Game, GameSettings, Question};
+    let rules = napsim::rules::Profile::default_profile();
+    let settings = GameSettings {
+        deals: Some(1),
+        bots: "pass/heuristic".into(),
+        ..GameSettings::new(4, 0, 5)
+    };
+    let mut game = Game::new(&rules, settings).unwrap();
+    let mut events = Vec::new();
+    assert_eq!(game.advance(&mut events).unwrap(), Some(Question::Call));
+    assert!(
+        game.parse_answer("banana")
+            .unwrap_err()
+            .contains("is not a call")
+    );
+    // A card is not a call: refused, nothing happens.
+    let card = game.state().unwrap().hand(0).first().unwrap();
+    let refused = game.answer(Answer::Card(card), &mut events).unwrap_err();
+    assert_eq!(refused, "the question is a call");
+    assert_eq!(game.pending(), Some(Question::Call));
+    let answer = game.parse_answer("three").unwrap();
+    game.answer(answer, &mut events).unwrap();
+    // The bots pass; the person leads: a card not held is refused.
+    assert_eq!(game.advance(&mut events).unwrap(), Some(Question::Card));
+    let not_held = (game.state().unwrap().pack() - game.state().unwrap().hand(0))
+        .first()
+        .unwrap();
+    let refused = game
+        .answer(Answer::Card(not_held), &mut events)
+        .unwrap_err();
+    assert_eq!(refused, format!("you do not hold {not_held}"));
+    assert_eq!(game.pending(), Some(Question::Card));
+    assert!(Game::new(&rules, GameSettings::new(4, 4, 1)).is_err());
+    assert!(Game::new(&rules, GameSettings::new(9, 0, 1)).is_err());
+}

@@ -255,3 +255,62 @@ def test_without_pandas_the_tables_are_lists_of_dicts_with_numbers(monkeypatch):
     assert isinstance(rows, list) and isinstance(rows[0], dict)
     assert isinstance(rows[0]["players"], int)
     assert_same_rows(rows, cli_csv("simulate", "--out", "-", "--quiet", "--deals", "2000", "--seed", "3"))
+
+
+def play_game(game):
+    """Plays a session through: the second legal call (else the first), the first legal card,
+    no peek or purchase; returns the answers given."""
+    answers = []
+    events, question = game.advance()
+    assert not events or events[0]["type"] == "deal"
+    while question is not None:
+        view = game.view()
+        assert view["question"] == question
+        legal = view["legal"]
+        if question == "call" and len(legal) > 1:
+            text = legal[1]
+        elif question == "keep":
+            text = " ".join(legal[:5])
+        elif question == "purchase":
+            text = "none"
+        else:
+            text = legal[0]
+        game.answer(text)
+        answers.append(text)
+        events, question = game.advance()
+    assert events[-1]["type"] == "end"
+    return answers
+
+
+@pytest.mark.parametrize("rules, players, seat", [("heather-1875", 4, 1), ("peep-nap", 5, 0), ("purchase-nap", 4, 2)])
+def test_a_game_plays_what_napsim_play_plays_for_the_same_answers(rules, players, seat, tmp_path):
+    game = napsim.Game(rules=rules, players=players, seat=seat, seed=21, deals=3, bots="threshold/heuristic")
+    answers = play_game(game)
+    save = tmp_path / "s.jsonl"
+    subprocess.run(
+        [NAPSIM, "--rules", rules, "play", "--players", str(players), "--seat", str(seat), "--seed", "21", "--deals", "3", "--bots", "threshold/heuristic", "--save", str(save)],
+        input="\n".join(answers) + "\n",
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    saved = [json.loads(line) for line in save.read_text().splitlines()]
+    assert game.records() == saved
+    assert sum(game.view()["balances"]) + (saved[-1].get("kitty_after") or 0) == 0
+
+
+def test_a_game_refuses_a_wrong_answer_and_its_hints_change_nothing():
+    plain = napsim.Game(seed=4, deals=2, bots="threshold/heuristic", hint_worlds=64, threads=1)
+    hinted = napsim.Game(seed=4, deals=2, bots="threshold/heuristic", hint_worlds=64, threads=1)
+    _, question = hinted.advance()
+    assert question == "call"
+    hint = hinted.hint()
+    assert hint["type"] == "hint" and hint["best"] in hinted.view()["legal"]
+    with pytest.raises(ValueError, match="is not a call"):
+        hinted.answer("AS")
+    assert hinted.view()["question"] == "call"
+    play_game(plain)
+    play_game(hinted)
+    assert plain.records() == hinted.records()
+    with pytest.raises(ValueError, match="seat"):
+        napsim.Game(seat=4)

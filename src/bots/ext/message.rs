@@ -162,11 +162,7 @@ fn auction(o: &mut Object, calls: &[Call], profile: &Profile, dealer: usize, pla
 
 /// The legal calls of the seat in `view`: passing, then the bids of the ladder it may call.
 pub(super) fn legal_calls(view: &BidView) -> Vec<Call> {
-    let profile = view.profile();
-    std::iter::once(Call::Pass)
-        .chain(profile.bid_ids().map(Call::Bid))
-        .filter(|&call| view.is_legal(call))
-        .collect()
+    view.legal_calls()
 }
 
 /// A `bid` request into `out`: what the seat in `view` knows in the auction.
