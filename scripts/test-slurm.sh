@@ -194,7 +194,7 @@ optimize_ended() { [ -f "$work/cluster/strategy.json" ] || [ -z "$(squeue --nohe
 wait_for 600 optimize_ended
 [ -f "$work/cluster/strategy.json" ] || fail "the Slurm jobs ended without writing the strategy"
 for file in strategy.json strategy.md; do
-    cmp "$work/single/$file" "$work/cluster/$file" || fail "the Slurm $file differs from the single run's"
+    cmp "$work/single/$file" "$work/cluster/$file" || { diff "$work/single/$file" "$work/cluster/$file" >&2; fail "the Slurm $file differs from the single run's"; }
 done
 diff <(manifest "$work/single/strategy.json.meta.json") <(manifest "$work/cluster/strategy.json.meta.json") >&2 ||
     fail "the Slurm strategy's manifest differs from the single run's outside \"run\""

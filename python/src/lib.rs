@@ -68,12 +68,8 @@ fn run_on_thread<T: Send + 'static>(
     stop: Arc<AtomicBool>,
     work: impl FnOnce() -> Result<T, (bool, String)> + Send + 'static,
 ) -> PyResult<T> {
-    let worker = std::thread::spawn(move || {
-        let result = work();
-        // External bots the run started end with it, however it ended.
-        napsim::bots::ext::shutdown();
-        result
-    });
+    // External bots belong to the run's own pool, which ends them as the run ends.
+    let worker = std::thread::spawn(work);
     let mut interrupted = None;
     let mut shown = (u64::MAX, u64::MAX);
     let mut report = |py: Python<'_>| -> PyResult<()> {

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::simulate::{Simulate, SimulateJob, play_block};
+use crate::bots::ext::BotPool;
 use crate::error::Error;
 use crate::eval::equity::{ByPosition, DealOutcomes, SessionEquity};
 use crate::game::{DealState, contract_payments};
@@ -106,14 +107,14 @@ impl LongCommand for Equity {
     type Job = EquityJob;
     type Tally = OutcomeTally;
 
-    fn prepare(profile: &Profile, job: EquityJob) -> Result<Equity, Error> {
+    fn prepare(profile: &Profile, job: EquityJob, bots: &BotPool) -> Result<Equity, Error> {
         if job.deals == 0 {
             return Err(Error::input(
                 "--deals 0: an equity table needs deals to measure",
             ));
         }
         Ok(Equity {
-            simulate: Simulate::prepare(profile, job)?,
+            simulate: Simulate::prepare(profile, job, bots)?,
         })
     }
 

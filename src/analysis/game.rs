@@ -10,6 +10,7 @@
 
 use crate::analysis::coach::{CallCoach, CardHint, call_hint, card_hint};
 use crate::analysis::tournament::parse_entrant;
+use crate::bots::ext::BotPool;
 use crate::bots::pimc::Pimc;
 use crate::bots::{bid_policy, play_policy};
 use crate::cards::{Card, CardSet, Suit, parse_cards};
@@ -72,6 +73,8 @@ pub struct GameSettings {
     pub hint_worlds: u64,
     /// Worker threads for the hints.
     pub threads: usize,
+    /// Where the bots run, if they are external programs.
+    pub bot_pool: BotPool,
 }
 
 impl GameSettings {
@@ -85,7 +88,7 @@ impl GameSettings {
             }
             .into());
         }
-        let bots = parse_entrant(&format!("bots={}", self.bots), profile)?;
+        let bots = parse_entrant(&format!("bots={}", self.bots), profile, &self.bot_pool)?;
         bots.bid
             .check_table(self.players)
             .map_err(|reason| GameError::Bots {
@@ -113,6 +116,7 @@ impl GameSettings {
             deals: None,
             hint_worlds: DEFAULT_HINT_WORLDS,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            bot_pool: BotPool::default(),
         }
     }
 }

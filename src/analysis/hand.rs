@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bots::{bid_policy_at, input_files, play_policy};
+use crate::bots::ext::BotPool;
+use crate::bots::{bid_policy_at, input_files, play_policy, play_policy_in};
 use crate::cards::CardSet;
 use crate::error::Error;
 use crate::eval::equity::{self, SessionQuery};
@@ -247,7 +248,7 @@ impl LongCommand for Hand {
     type Tally = HandTally;
 
     /// Checks the hand, the seat, the calls and the policies, in the order a user reads them.
-    fn prepare(profile: &Profile, mut job: HandJob) -> Result<Hand, Error> {
+    fn prepare(profile: &Profile, mut job: HandJob, bots: &BotPool) -> Result<Hand, Error> {
         profile.check_players(job.players)?;
         if let Some(points) = job.precision
             && !(points > 0.0 && points <= 50.0)
@@ -264,8 +265,8 @@ impl LongCommand for Hand {
         } else {
             hand::parse_after(&after_text, profile, job.players, job.seat)?
         };
-        let others = bid_policy_at(&job.others_bid, profile, job.players)?;
-        let play = play_policy(&job.play, profile)?;
+        let others = bid_policy_at(&job.others_bid, profile, job.players, bots)?;
+        let play = play_policy_in(&job.play, profile, bots)?;
         if job.objective.as_deref() == Some("wins") && job.session.is_none() {
             return Err(Error::input(
                 "--objective wins needs --session: the chance of winning is a session's",

@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 use std::any::Any;
 
 use crate::bots::always::Always;
+use crate::bots::ext::BotPool;
 use crate::bots::heuristic::Heuristic;
 use crate::bots::threshold::Threshold;
-use crate::bots::{bid_policy_at, input_files, play_policy};
+use crate::bots::{bid_policy_at, input_files, play_policy_in};
 use crate::error::Error;
 use crate::game::{DealState, Shuffler};
 use crate::policy::Pass;
@@ -231,10 +232,10 @@ impl LongCommand for Simulate {
     type Job = SimulateJob;
     type Tally = SimulateTally;
 
-    fn prepare(profile: &Profile, mut job: SimulateJob) -> Result<Simulate, Error> {
+    fn prepare(profile: &Profile, mut job: SimulateJob, bots: &BotPool) -> Result<Simulate, Error> {
         profile.check_players(job.players)?;
-        let bid = bid_policy_at(&job.bid, profile, job.players)?;
-        let play = play_policy(&job.play, profile)?;
+        let bid = bid_policy_at(&job.bid, profile, job.players, bots)?;
+        let play = play_policy_in(&job.play, profile, bots)?;
         if job.input_files.is_empty() {
             job.input_files = input_files(&[&job.bid, &job.play])?;
         }

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::bid_table::{
     self, BidTableConfig, BidTableTally, Scheme, TablePolicies, bid_table_block,
 };
+use crate::bots::ext::BotPool;
 use crate::error::Error;
 use crate::eval::hand::{PASS_INDEX, call_index};
 use crate::rules::Profile;
@@ -94,11 +95,15 @@ impl LongCommand for Thresholds {
     type Job = ThresholdsJob;
     type Tally = BidTableTally;
 
-    fn prepare(profile: &Profile, mut job: ThresholdsJob) -> Result<Thresholds, Error> {
+    fn prepare(
+        profile: &Profile,
+        mut job: ThresholdsJob,
+        bots: &BotPool,
+    ) -> Result<Thresholds, Error> {
         profile.check_players(job.players)?;
         super::check_seat(job.seat, job.players)?;
         Ok(Thresholds {
-            policies: TablePolicies::new(profile, &job.play, &mut job.input_files)?,
+            policies: TablePolicies::new(profile, &job.play, &mut job.input_files, bots)?,
             profile: profile.clone(),
             job,
         })

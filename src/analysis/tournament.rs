@@ -27,7 +27,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bots::{bid_policy, input_files, play_policy};
+use crate::bots::ext::BotPool;
+use crate::bots::{bid_policy_in, input_files, play_policy_in};
 use crate::error::{Error, InputError};
 use crate::game::{Shuffler, play_session};
 use crate::policy::{BidPolicy, PlayPolicy, SpecError};
@@ -112,7 +113,11 @@ pub enum EntrantError {
 impl InputError for EntrantError {}
 
 /// Parses `NAME=BID/PLAY` (a spec containing `/` is wrapped in parentheses).
-pub fn parse_entrant(text: &str, profile: &Profile) -> Result<Entrant, EntrantError> {
+pub fn parse_entrant(
+    text: &str,
+    profile: &Profile,
+    bots: &BotPool,
+) -> Result<Entrant, EntrantError> {
     let (name, specs) = text.split_once('=').ok_or_else(|| EntrantError::Syntax {
         text: text.to_string(),
     })?;
@@ -142,8 +147,8 @@ pub fn parse_entrant(text: &str, profile: &Profile) -> Result<Entrant, EntrantEr
         name: name.to_string(),
         source,
     };
-    let bid = bid_policy(&bid_spec, profile).map_err(spec_error)?;
-    let play = play_policy(&play_spec, profile).map_err(spec_error)?;
+    let bid = bid_policy_in(&bid_spec, profile, bots).map_err(spec_error)?;
+    let play = play_policy_in(&play_spec, profile, bots).map_err(spec_error)?;
     Ok(Entrant {
         name: name.to_string(),
         bid_spec,
@@ -181,8 +186,9 @@ pub struct TournamentConfig<'a> {
     pub seed: u64,
     /// Replay every card set in every rotation.
     pub duplicate: bool,
-    /// A failing external bot forfeits its deal instead of ending the run (`--forfeit`).
-    pub forfeit: bool,
+    /// With `--forfeit`, the pool of the entrants' external bots: a failing bot there forfeits
+    /// its deal instead of ending the run. None: a failing bot ends the run.
+    pub forfeit: Option<&'a BotPool>,
     /// Also tally the first two entrants' paired win shares, for a sequential test on them
     /// (`--sprt-on wins`).
     pub win_test: bool,
@@ -353,9 +359,8 @@ pub fn tournament_block(config: &TournamentConfig, block: Block) -> TournamentTa
             let mut pack = set_shuffler.clone();
             let entrants = &mut tally.entrants;
             let result = play_session(profile, &mut pack, players, &mut d, |state| {
-                if config.forfeit {
-                    let ((), mut seats) =
-                        crate::bots::ext::record_forfeits(|| run_deal(state, &table, &mut p));
+                if let Some(bots) = config.forfeit {
+                    let ((), mut seats) = bots.record_forfeits(|| run_deal(state, &table, &mut p));
                     if let Some(&first) = seats.first() {
                         state.forfeit(first);
                     }
@@ -463,6 +468,8 @@ pub struct Tournament {
     profile: Profile,
     job: TournamentJob,
     entrants: Vec<Entrant>,
+    /// Where the entrants' external bots run.
+    bots: BotPool,
 }
 
 impl Tournament {
@@ -512,20 +519,25 @@ impl Tournament {
             sets: self.job.sessions,
             seed,
             duplicate: self.job.duplicate,
-            forfeit: self.job.forfeit,
+            forfeit: self.job.forfeit.then_some(&self.bots),
             win_test: self.job.sprt.is_some() && self.job.sprt_wins,
         }
     }
 }
 
-/// Parses and checks the entrants of `job`: two to one per seat, distinct names.
-pub fn parse_entrants(profile: &Profile, job: &TournamentJob) -> Result<Vec<Entrant>, Error> {
+/// Parses and checks the entrants of `job`: two to one per seat, distinct names; their
+/// external bots run in `bots`.
+pub fn parse_entrants(
+    profile: &Profile,
+    job: &TournamentJob,
+    bots: &BotPool,
+) -> Result<Vec<Entrant>, Error> {
     profile.check_players(job.players)?;
     let entrants = job
         .entrants
         .iter()
         .map(|text| {
-            let entrant = parse_entrant(text, profile)?;
+            let entrant = parse_entrant(text, profile, bots)?;
             entrant
                 .bid
                 .check_table(job.players)
@@ -561,8 +573,12 @@ impl LongCommand for Tournament {
     type Job = TournamentJob;
     type Tally = TournamentTally;
 
-    fn prepare(profile: &Profile, mut job: TournamentJob) -> Result<Tournament, Error> {
-        let entrants = parse_entrants(profile, &job)?;
+    fn prepare(
+        profile: &Profile,
+        mut job: TournamentJob,
+        bots: &BotPool,
+    ) -> Result<Tournament, Error> {
+        let entrants = parse_entrants(profile, &job, bots)?;
         if let Some(sprt) = &job.sprt {
             sprt.check().map_err(Error::input)?;
         }
@@ -577,6 +593,7 @@ impl LongCommand for Tournament {
             entrants,
             profile: profile.clone(),
             job,
+            bots: bots.clone(),
         })
     }
 

@@ -24,7 +24,8 @@ use rand_core::SeedableRng;
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{bid_policy, play_policy};
+use super::ext::BotPool;
+use super::{bid_policy_in, play_policy_in};
 use crate::eval::equity::{
     DealOutcomes, MAX_SESSION_DEALS, MEASURE_SEED, MEASURED_DEALS, SessionEquity, SessionQuery,
     measure,
@@ -62,7 +63,11 @@ pub struct Lookahead {
 
 impl Lookahead {
     /// Builds the policy from its spec (worlds default 64).
-    pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Lookahead, SpecError> {
+    pub fn from_spec(
+        spec: &Spec,
+        profile: &Profile,
+        bots: &BotPool,
+    ) -> Result<Lookahead, SpecError> {
         spec.check_keys(&["worlds", "play", "others", "auction", "objective", "equity"])?;
         let worlds = spec.count("worlds", 64, MAX_WORLDS, "a whole number of worlds")?;
         let play_spec = spec.get("play").unwrap_or("heuristic");
@@ -103,8 +108,8 @@ impl Lookahead {
         };
         Ok(Lookahead {
             worlds,
-            play: play_policy(play_spec, profile)?,
-            others: bid_policy(others_spec, profile)?,
+            play: play_policy_in(play_spec, profile, bots)?,
+            others: bid_policy_in(others_spec, profile, bots)?,
             auction,
             wins,
             measured,

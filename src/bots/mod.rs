@@ -63,8 +63,18 @@ pub const PLAY_POLICIES: &[&str] = &[
     "dd",
 ];
 
-/// Builds a bid policy from its spec for `profile`.
+/// Builds a bid policy from its spec for `profile`; an external bot in it runs in a pool of
+/// its own, which it ends when dropped ([`bid_policy_in`] names the pool).
 pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, SpecError> {
+    bid_policy_in(text, profile, &ext::BotPool::default())
+}
+
+/// Builds a bid policy from its spec for `profile`, its external bots running in `bots`.
+pub fn bid_policy_in(
+    text: &str,
+    profile: &Profile,
+    bots: &ext::BotPool,
+) -> Result<Box<dyn BidPolicy>, SpecError> {
     let spec: Spec = text.parse()?;
     Ok(match spec.name.as_str() {
         "pass" => {
@@ -73,10 +83,10 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
         }
         "threshold" => Box::new(threshold::Threshold::from_spec(&spec, profile)?),
         "always" => Box::new(always::Always::from_spec(&spec, profile)?),
-        "lookahead" => Box::new(lookahead::Lookahead::from_spec(&spec, profile)?),
+        "lookahead" => Box::new(lookahead::Lookahead::from_spec(&spec, profile, bots)?),
         "table" => Box::new(table::TableBids::from_spec(&spec, profile)?),
         "tuned" => Box::new(tuned::Tuned::from_spec(&spec, profile)?),
-        "ext" => Box::new(ext::External::from_spec(&spec, text)?),
+        "ext" => Box::new(ext::External::from_spec(&spec, text, bots)?),
         _ => {
             return Err(SpecError::UnknownName {
                 kind: "bid",
@@ -87,14 +97,15 @@ pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, S
     })
 }
 
-/// Builds a bid policy from its spec for `profile` and checks that it can bid at a table of
-/// `players` ([`BidPolicy::check_table`]).
+/// Builds a bid policy from its spec for `profile`, its external bots running in `bots`, and
+/// checks that it can bid at a table of `players` ([`BidPolicy::check_table`]).
 pub fn bid_policy_at(
     text: &str,
     profile: &Profile,
     players: usize,
+    bots: &ext::BotPool,
 ) -> Result<Box<dyn BidPolicy>, SpecError> {
-    let policy = bid_policy(text, profile)?;
+    let policy = bid_policy_in(text, profile, bots)?;
     policy
         .check_table(players)
         .map_err(|reason| match text.parse::<Spec>() {
@@ -115,8 +126,18 @@ pub fn bid_policy_at(
     Ok(policy)
 }
 
-/// Builds a play policy from its spec for `profile`.
+/// Builds a play policy from its spec for `profile`; an external bot in it runs in a pool of
+/// its own, which it ends when dropped ([`play_policy_in`] names the pool).
 pub fn play_policy(text: &str, profile: &Profile) -> Result<Box<dyn PlayPolicy>, SpecError> {
+    play_policy_in(text, profile, &ext::BotPool::default())
+}
+
+/// Builds a play policy from its spec for `profile`, its external bots running in `bots`.
+pub fn play_policy_in(
+    text: &str,
+    profile: &Profile,
+    bots: &ext::BotPool,
+) -> Result<Box<dyn PlayPolicy>, SpecError> {
     let spec: Spec = text.parse()?;
     Ok(match spec.name.as_str() {
         "random" => {
@@ -130,8 +151,8 @@ pub fn play_policy(text: &str, profile: &Profile) -> Result<Box<dyn PlayPolicy>,
         "expert" => Box::new(expert::Expert::from_spec(&spec)?),
         "pimc" => Box::new(pimc::Pimc::from_spec(&spec)?),
         "ismcts" => Box::new(ismcts::Ismcts::from_spec(&spec)?),
-        "split" => Box::new(split::Split::from_spec(&spec, profile)?),
-        "ext" => Box::new(ext::External::from_spec(&spec, text)?),
+        "split" => Box::new(split::Split::from_spec(&spec, profile, bots)?),
+        "ext" => Box::new(ext::External::from_spec(&spec, text, bots)?),
         "dd" => {
             spec.check_keys(&[])?;
             Box::new(dd::DoubleDummy)

@@ -24,7 +24,11 @@ impl Split {
     /// `split:declarer=SPEC,defence=SPEC[,misere-defence=SPEC]`, the first two required. A part
     /// that sees every hand (`dd`) is refused: the analyses take a cheat's values from the
     /// solver for every seat, which a split player is not.
-    pub fn from_spec(spec: &Spec, profile: &Profile) -> Result<Split, SpecError> {
+    pub fn from_spec(
+        spec: &Spec,
+        profile: &Profile,
+        bots: &super::ext::BotPool,
+    ) -> Result<Split, SpecError> {
         spec.check_keys(&["declarer", "defence", "misere-defence"])?;
         let part = |key: &str| -> Result<Arc<dyn PlayPolicy>, SpecError> {
             let text = spec.get(key).ok_or_else(|| SpecError::Missing {
@@ -32,7 +36,7 @@ impl Split {
                 key: key.into(),
                 hint: format!("{key}=SPEC, e.g. {key}=(pimc:worlds=16)"),
             })?;
-            let policy = super::play_policy(text, profile)?;
+            let policy = super::play_policy_in(text, profile, bots)?;
             if policy.sees_all_hands().is_some() {
                 return Err(SpecError::BadValue {
                     policy: "split".into(),
@@ -99,7 +103,8 @@ mod tests {
     fn each_seat_plays_its_part_and_misere_defenders_their_own() {
         let profile = Profile::builtin("pub-guide").unwrap();
         let spec = "split:declarer=(heuristic),defence=(random),misere-defence=(expert)";
-        let split = Split::from_spec(&spec.parse().unwrap(), &profile).unwrap();
+        let split =
+            Split::from_spec(&spec.parse().unwrap(), &profile, &Default::default()).unwrap();
         let parts = ["heuristic", "random", "expert"]
             .map(|name| crate::bots::play_policy(name, &profile).unwrap());
         let table = Table::uniform(&Pass, &split);
@@ -133,7 +138,7 @@ mod tests {
     fn a_part_that_sees_every_hand_is_refused() {
         let profile = Profile::builtin("pub-guide").unwrap();
         let spec = "split:declarer=(heuristic),defence=(heuristic),misere-defence=(dd)";
-        let error = Split::from_spec(&spec.parse().unwrap(), &profile)
+        let error = Split::from_spec(&spec.parse().unwrap(), &profile, &Default::default())
             .err()
             .unwrap();
         assert!(error.to_string().contains("misere-defence"), "{error}");
@@ -142,7 +147,9 @@ mod tests {
     #[test]
     fn unshared_it_differs_only_where_a_part_does() {
         let profile = Profile::builtin("heather-1875").unwrap();
-        let split = |spec: &str| Split::from_spec(&spec.parse().unwrap(), &profile).unwrap();
+        let split = |spec: &str| {
+            Split::from_spec(&spec.parse().unwrap(), &profile, &Default::default()).unwrap()
+        };
         let plain = split("split:declarer=(heuristic),defence=(random)");
         assert!(plain.unshared().is_none());
         let shared = "split:declarer=(pimc:worlds=4,opening=16),defence=(heuristic)";

@@ -24,6 +24,7 @@ use crate::analysis::hand::{Hand, HandJob};
 use crate::analysis::simulate::{Simulate, SimulateJob};
 use crate::analysis::thresholds::{Thresholds, ThresholdsJob};
 use crate::analysis::tournament::{Tournament, TournamentJob};
+use crate::bots::ext::{BotKiller, BotPool};
 use crate::commands::{self, DealJob, LongRun, Outputs, Render, SolveJob};
 use crate::error::Error;
 use crate::report::{Rendered, TerminalProgress};
@@ -61,14 +62,16 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         }
     };
     cli.rules_given = given(&matches, "rules");
-    end_bots_on_signals();
-    crate::bots::ext::set_move_time(std::time::Duration::from_secs_f64(cli.move_time));
+    // The command's external bots: one pool for the whole command, which the signal handlers
+    // can end.
+    let bots = BotPool::new(std::time::Duration::from_secs_f64(cli.move_time));
+    end_bots_on_signals(bots.killer());
     // A policy that aborts outside a block driver (a bot failing in `deal`, `hand`, `review`)
     // is a failure of the run like any other: one error line, exit 1.
-    let result =
-        crate::sim::attempt(|| run(cli)).unwrap_or_else(|abort| Err(Error::Runtime(abort.0)));
+    let result = crate::sim::attempt(|| run(cli, &bots))
+        .unwrap_or_else(|abort| Err(Error::Runtime(abort.0)));
     // Every external bot ends with napsim, whatever the outcome.
-    crate::bots::ext::shutdown();
+    bots.shutdown();
     match result {
         Ok(()) => 0,
         Err(e) => {
@@ -109,8 +112,8 @@ fn replay_text(a: args::ReplayArgs) -> commands::ReplayText {
     }
 }
 
-/// Runs the parsed command line.
-fn run(cli: Cli) -> Result<(), Error> {
+/// Runs the parsed command line, its external bots in `bots`.
+fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
     let rules = cli.rules.as_str();
     match cli.command {
         Command::Rules { action } => emit(
@@ -133,6 +136,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 bid: a.policies.bid,
                 play: a.policies.play,
                 json: a.json,
+                bot_pool: bots.clone(),
             };
             commands::deal(rules, &job, fresh_seed, &mut std::io::stdout().lock())
         }
@@ -153,6 +157,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 force: a.force,
                 hint_worlds: a.hint_worlds,
                 threads: a.threads.unwrap_or_else(default_threads),
+                bot_pool: bots.clone(),
             };
             let mut input: Box<dyn std::io::BufRead> = match &a.input {
                 Some(path) => {
@@ -163,7 +168,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 None => Box::new(std::io::stdin().lock()),
             };
             let file = commands::SessionFile::new();
-            report_on_signals(file.clone())?;
+            report_on_signals(file.clone(), bots.clone())?;
             commands::play_session(
                 rules,
                 &job,
@@ -187,6 +192,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 json: a.json,
                 summary: a.summary,
                 rules_given: cli.rules_given,
+                bot_pool: bots.clone(),
             };
             let progress = TerminalProgress::new(a.quiet);
             commands::review_deals(
@@ -222,7 +228,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 breakeven: a.breakeven,
                 ..Outputs::default()
             };
-            long::<Equity>(&profile, job, &a.long, outputs)
+            long::<Equity>(&profile, job, (&a.long, bots), outputs)
         }
         Command::Simulate(a) => {
             let profile = load_profile(rules)?;
@@ -231,7 +237,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Simulate>(&profile, job, &a.long, outputs)
+            long::<Simulate>(&profile, job, (&a.long, bots), outputs)
         }
         Command::Hand(a) => {
             let profile = load_profile(rules)?;
@@ -240,7 +246,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Hand>(&profile, job, &a.long, outputs)
+            long::<Hand>(&profile, job, (&a.long, bots), outputs)
         }
         Command::BidTable(a) => {
             let profile = load_profile(rules)?;
@@ -251,7 +257,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 plot: a.plot,
                 ..Outputs::default()
             };
-            long::<BidTable>(&profile, job, &a.run.long, outputs)
+            long::<BidTable>(&profile, job, (&a.run.long, bots), outputs)
         }
         Command::Thresholds(a) => {
             let profile = load_profile(rules)?;
@@ -265,7 +271,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Thresholds>(&profile, job, &a.run.long, outputs)
+            long::<Thresholds>(&profile, job, (&a.run.long, bots), outputs)
         }
         Command::Optimize(a) => {
             let profile = load_profile(rules)?;
@@ -312,7 +318,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 markdown: a.markdown,
                 ..Outputs::default()
             };
-            let controls = controls_of(&a.long)?;
+            let controls = controls_of(&a.long, bots)?;
             let progress = TerminalProgress::new(a.long.quiet);
             let run = LongRun {
                 seed: Some(seed),
@@ -342,7 +348,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 markdown: a.markdown,
                 ..Outputs::default()
             };
-            long::<Tournament>(&profile, job, &a.long, outputs)
+            long::<Tournament>(&profile, job, (&a.long, bots), outputs)
         }
         Command::Merge(a) => {
             // The profile comes from the parts; a --rules other than the default must match it.
@@ -446,10 +452,10 @@ fn simulate_job(players: usize, deals: u64, policies: args::PolicyArgs) -> Simul
 fn long<C: Render>(
     profile: &Profile,
     job: C::Job,
-    args: &LongArgs,
+    (args, bots): (&LongArgs, &BotPool),
     outputs: Outputs,
 ) -> Result<(), Error> {
-    let controls = controls_of(args)?;
+    let controls = controls_of(args, bots)?;
     let progress = TerminalProgress::new(args.quiet);
     let run = LongRun {
         seed: args.seed,
@@ -461,14 +467,15 @@ fn long<C: Render>(
 }
 
 /// The run controls the long flags ask for, stopping cleanly on SIGINT, SIGTERM or SIGHUP.
-fn controls_of(args: &LongArgs) -> Result<Controls, Error> {
+fn controls_of(args: &LongArgs, bots: &BotPool) -> Result<Controls, Error> {
     let control = &args.control;
     let mut controls = Controls {
         shard: control.shard,
         checkpoint: control.checkpoint.clone(),
         resume: control.resume.clone(),
         checkpoint_every: control.checkpoint_every,
-        stop: stop_on_signals()?,
+        stop: stop_on_signals(bots.killer())?,
+        bot_pool: bots.clone(),
         ..Controls::default()
     };
     if let Some(threads) = args.threads {
@@ -483,14 +490,16 @@ fn controls_of(args: &LongArgs) -> Result<Controls, Error> {
 /// temporary file is left ([`files::exit_after_writes`]). A signal that arrives during a write
 /// says so. SIGHUP is left alone when it was ignored at the start: `nohup napsim ...` asks to
 /// outlive the terminal.
-fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
+fn stop_on_signals(bots: BotKiller) -> Result<Arc<AtomicBool>, Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
+    let _ = DEFERRED_KILLER.set(bots.clone());
     crate::files::set_deferred_exit(exit_interrupted);
     drop_plain_handlers();
     let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
     for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
         let stop = Arc::clone(&stop);
+        let bots = bots.clone();
         let handler = move || {
             if !stop.swap(true, Ordering::SeqCst) {
                 if crate::files::writes_under_way() {
@@ -502,7 +511,7 @@ fn stop_on_signals() -> Result<Arc<AtomicBool>, Error> {
                       quits at once)\n",
                 );
             } else {
-                crate::bots::ext::kill_groups();
+                bots.kill();
                 signal_hook::low_level::exit(INTERRUPTED);
             }
         };
@@ -521,13 +530,14 @@ static PLAIN_HANDLERS: std::sync::Mutex<Vec<signal_hook::SigId>> =
 /// For every command: SIGINT, SIGTERM or SIGHUP (unless ignored) kills the bots' process groups
 /// (which a terminal's signal no longer reaches) and exits, as the default action would. The
 /// long commands and `play` replace these with their own ([`drop_plain_handlers`]).
-fn end_bots_on_signals() {
+fn end_bots_on_signals(bots: BotKiller) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
     let mut ids = PLAIN_HANDLERS.lock().unwrap_or_else(|e| e.into_inner());
     for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
-        let handler = || {
-            crate::bots::ext::kill_groups();
+        let bots = bots.clone();
+        let handler = move || {
+            bots.kill();
             signal_hook::low_level::exit(INTERRUPTED);
         };
         // SAFETY: the handler reads atomics and calls kill(2) and _exit(2), which are
@@ -546,9 +556,15 @@ fn drop_plain_handlers() {
     }
 }
 
-/// A deferred exit after an interruption: the bots ended, the interrupted status.
+/// The bots a deferred exit ([`exit_interrupted`]) kills: it is a plain function, called from
+/// whichever thread finishes the last write, so it finds them here (set once per process).
+static DEFERRED_KILLER: std::sync::OnceLock<BotKiller> = std::sync::OnceLock::new();
+
+/// A deferred exit after an interruption: the bots killed, the interrupted status.
 fn exit_interrupted() -> ! {
-    crate::bots::ext::shutdown();
+    if let Some(bots) = DEFERRED_KILLER.get() {
+        bots.kill();
+    }
     std::process::exit(INTERRUPTED)
 }
 
@@ -564,7 +580,7 @@ fn say_in_handler(text: &[u8]) {
 /// says where the session's finished deals are saved, ends the bots and exits
 /// ([`INTERRUPTED`]). A session waits on its reader, so a flag would not be seen: a thread of
 /// its own waits for the signal.
-fn report_on_signals(file: commands::SessionFile) -> Result<(), Error> {
+fn report_on_signals(file: commands::SessionFile, bots: BotPool) -> Result<(), Error> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
     let wanted: Vec<i32> = [SIGINT, SIGTERM].into_iter().chain(hangup).collect();
@@ -574,7 +590,7 @@ fn report_on_signals(file: commands::SessionFile) -> Result<(), Error> {
     std::thread::spawn(move || {
         if signals.forever().next().is_some() {
             stderr::line(&format!("interrupted: {}", file.close()));
-            crate::bots::ext::shutdown();
+            bots.shutdown();
             std::process::exit(INTERRUPTED);
         }
     });

@@ -6,7 +6,8 @@ use super::replay_text::{ReplayText, parse_suit_arg};
 use crate::analysis::deals::{DealsConfig, play_deals};
 use crate::analysis::replay::replay;
 use crate::analysis::solve;
-use crate::bots::{bid_policy_at, play_policy};
+use crate::bots::ext::BotPool;
+use crate::bots::{bid_policy_at, play_policy_in};
 use crate::cards::parse_deal;
 use crate::error::Error;
 use crate::policy::Table;
@@ -55,6 +56,8 @@ pub struct DealJob {
     pub play: String,
     /// One JSON record per deal instead of the narration.
     pub json: bool,
+    /// Where external bots run.
+    pub bot_pool: BotPool,
 }
 
 /// `napsim deal`: plays `args`' deals on `rules`' profile and writes each, narrated or as a
@@ -89,8 +92,8 @@ pub fn deal(
     if let (Some(_), Some(hands)) = (&args.replay.calls, &hands) {
         return replay_command(&profile, args, hands.clone(), out);
     }
-    let bid = bid_policy_at(&args.bid, &profile, args.players)?;
-    let play = play_policy(&args.play, &profile)?;
+    let bid = bid_policy_at(&args.bid, &profile, args.players, &args.bot_pool)?;
+    let play = play_policy_in(&args.play, &profile, &args.bot_pool)?;
     let table = Table::uniform(bid.as_ref(), play.as_ref());
     let config = DealsConfig {
         profile: &profile,

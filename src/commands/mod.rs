@@ -184,7 +184,7 @@ pub fn run_long<C: Render>(
     run: LongRun,
     fresh_seed: impl FnOnce() -> u64,
 ) -> Result<Rendered, Error> {
-    let command = C::prepare(profile, job)?;
+    let command = C::prepare(profile, job, &run.controls.bot_pool)?;
     run.outputs.check(run.controls.shard)?;
     let out = run.outputs.out.as_deref();
     let execution = Execution::new(run.controls, out, run.progress)?;

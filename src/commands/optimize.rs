@@ -244,6 +244,7 @@ pub fn optimize(
                 phase,
                 strategy: file,
             },
+            &controls.bot_pool,
         )?;
         let execution = Execution::new(controls, Some(&out), run.progress)?;
         execution.run(&command, phase_seed(settings.seed, phase), Some(&out))?;
@@ -280,6 +281,7 @@ pub fn optimize(
                 phase,
                 strategy: file.clone(),
             },
+            &controls.bot_pool,
         )?;
         run.progress.info(&format!(
             "{phase}: {} deals{}",
@@ -333,6 +335,7 @@ pub fn optimize(
                 phase: Phase::Exploitability,
                 strategy: file.clone(),
             },
+            &controls.bot_pool,
         )?
         .identity(settings.seed),
     };

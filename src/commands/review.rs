@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use super::replay_text::ReplayText;
 use crate::analysis::replay::{Replay, replay};
 use crate::analysis::review::{CallSettings, DealReview, ReviewSettings, review};
-use crate::bots::{bid_policy, play_policy};
+use crate::bots::ext::BotPool;
+use crate::bots::{bid_policy_in, play_policy_in};
 use crate::cards::parse_deal;
 use crate::error::Error;
 use crate::report::{self, read_records};
@@ -54,6 +55,8 @@ pub struct ReviewJob {
     /// Whether `--rules` was given: records of another profile are then refused, not read
     /// under their own.
     pub rules_given: bool,
+    /// Where external bots run.
+    pub bot_pool: BotPool,
 }
 
 impl ReviewJob {
@@ -77,6 +80,7 @@ impl ReviewJob {
             json: false,
             summary: false,
             rules_given: false,
+            bot_pool: BotPool::default(),
         }
     }
 }
@@ -94,14 +98,14 @@ pub fn review_deals(
     let games = read_games(&default, job, stdin)?;
     let choice_policies = games
         .iter()
-        .map(|(profile, _)| play_policy(&job.choice, profile))
+        .map(|(profile, _)| play_policy_in(&job.choice, profile, &job.bot_pool))
         .collect::<Result<Vec<_>, _>>()?;
     let judges = games
         .iter()
         .map(|(profile, _)| {
             Ok((
-                play_policy(&job.eval_play, profile)?,
-                bid_policy(&job.others_bid, profile)?,
+                play_policy_in(&job.eval_play, profile, &job.bot_pool)?,
+                bid_policy_in(&job.others_bid, profile, &job.bot_pool)?,
             ))
         })
         .collect::<Result<Vec<_>, Error>>()?;

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::LongCommand;
 use super::partial::{self, Identity, Partial, RawPartial, Spent, process_cpu_seconds};
+use crate::bots::ext::BotPool;
 use crate::error::Error;
 use crate::files;
 use crate::sim::{self, Plan, Progress, RunError, RunState, Shard};
@@ -33,6 +34,9 @@ pub struct Controls {
     /// under way finish, their progress is saved and the run ends with
     /// [`Error::Interrupted`].
     pub stop: Arc<AtomicBool>,
+    /// Where the run's external bots run (the command line's pool, which its signal handlers
+    /// can end; by default one of the run's own, ended with it).
+    pub bot_pool: BotPool,
 }
 
 impl Default for Controls {
@@ -45,6 +49,7 @@ impl Default for Controls {
             checkpoint_every: 10.0,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             stop: Arc::new(AtomicBool::new(false)),
+            bot_pool: BotPool::default(),
         }
     }
 }

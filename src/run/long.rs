@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::partial::Identity;
+use crate::bots::ext::BotPool;
 use crate::error::Error;
 use crate::rules::Profile;
 use crate::sim::{Block, Tally};
@@ -27,9 +28,10 @@ pub trait LongCommand: Sized + Sync {
     /// The integer tally of some blocks.
     type Tally: Tally + Default + Serialize + DeserializeOwned;
 
-    /// Parses and checks `job`'s inputs for `profile`; the job kept is the resolved one (a hand
-    /// in its canonical notation...). Errors name the input at fault.
-    fn prepare(profile: &Profile, job: Self::Job) -> Result<Self, Error>;
+    /// Parses and checks `job`'s inputs for `profile`, its policies' external bots running in
+    /// `bots`; the job kept is the resolved one (a hand in its canonical notation...). Errors
+    /// name the input at fault.
+    fn prepare(profile: &Profile, job: Self::Job, bots: &BotPool) -> Result<Self, Error>;
 
     /// The rules.
     fn profile(&self) -> &Profile;

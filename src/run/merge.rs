@@ -60,7 +60,8 @@ pub fn read_parts(paths: &[PathBuf]) -> Result<Merged, Error> {
 pub fn merge_parts<C: LongCommand>(merged: Merged) -> Result<(C, Done<C::Tally>), Error> {
     let job = decode_job::<C>(&merged.identity)?;
     let tally: C::Tally = partial::merge_tallies(merged.parts, merged.profile.bids().len())?;
-    let command = C::prepare(&merged.profile, job)?;
+    // Merging renders tallies: no policy plays, so no bot is started.
+    let command = C::prepare(&merged.profile, job, &crate::bots::ext::BotPool::default())?;
     let done = Done {
         identity: merged.identity,
         tally,

@@ -11,4 +11,5 @@ mod engine_tests;
 mod parsers;
 mod properties;
 mod rules_checker;
+mod statics;
 mod stratified;

@@ -495,12 +495,12 @@ proptest! {
         // Nested inside another spec, as the lookahead policy and tournament entrants take it.
         let _ = bid_policy(&format!("lookahead:worlds=1,others=({text})"), which);
         let _ = bid_policy(&format!("lookahead:worlds=1,play=({text})"), which);
-        let _ = parse_entrant(&format!("e=({text})/({text})"), which);
+        let _ = parse_entrant(&format!("e=({text})/({text})"), which, &Default::default());
     }
 
     #[test]
     fn entrants_never_panic(text in text("[a-z=/():,0-9 .-]{0,40}"), which in profile()) {
-        if let Ok(entrant) = parse_entrant(&text, which) {
+        if let Ok(entrant) = parse_entrant(&text, which, &Default::default()) {
             prop_assert!(!entrant.name.is_empty());
             prop_assert!(text.contains(&entrant.name));
         }

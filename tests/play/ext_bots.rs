@@ -471,3 +471,56 @@ fn a_tournament_tells_a_bot_where_each_deal_stands_in_its_session() {
         "the balances never moved"
     );
 }
+
+/// How many processes carry `tag` in their command line.
+fn count_running(tag: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|entry| {
+            std::fs::read(entry.path().join("cmdline"))
+                .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(tag))
+        })
+        .count()
+}
+
+/// Plays one deal with `play` at every seat.
+fn one_deal(profile: &napsim::rules::Profile, play: &dyn napsim::policy::PlayPolicy, seed: u64) {
+    let bid = napsim::bots::bid_policy("always:bid=three", profile).unwrap();
+    let table = napsim::policy::Table::uniform(bid.as_ref(), play);
+    let (mut deal_rng, mut policy_rng) = napsim::rng::block_streams(seed, 0);
+    let dealt = napsim::game::Shuffler::new(profile, 4).deal(0, &mut deal_rng);
+    let mut state = napsim::game::DealState::new(profile, 0, dealt.hands(4));
+    napsim::policy::run_deal(&mut state, &table, &mut policy_rng);
+    assert_eq!(state.tricks_done(), 5);
+}
+
+#[test]
+fn each_pool_owns_its_bots_and_dropping_it_ends_them() {
+    use napsim::bots::ext::BotPool;
+    let profile = napsim::rules::Profile::default_profile();
+    let tag = format!("tag-pools-{}", std::process::id());
+    let spec = bot("tests/bots/misbehave.py", &format!("fine 1 {tag}"));
+    let (first, second) = (BotPool::default(), BotPool::default());
+    let a = napsim::bots::play_policy_in(&spec, &profile, &first).unwrap();
+    let b = napsim::bots::play_policy_in(&spec, &profile, &second).unwrap();
+    one_deal(&profile, a.as_ref(), 1);
+    one_deal(&profile, b.as_ref(), 2);
+    // One process per pool, kept between requests.
+    assert_eq!(count_running(&tag), 2);
+    one_deal(&profile, a.as_ref(), 3);
+    assert_eq!(count_running(&tag), 2);
+    // Ending one pool leaves the other's bot running; dropping the last handle ends it.
+    second.shutdown();
+    assert_eq!(count_running(&tag), 1);
+    drop(b);
+    drop(second);
+    drop(first);
+    assert_eq!(count_running(&tag), 1, "the policy still holds its pool");
+    drop(a);
+    let start = Instant::now();
+    while running(&tag) && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!running(&tag), "a bot outlived its pool");
+}

@@ -18,12 +18,12 @@ proptest! {
         let profile = Profile::builtin(BUILTIN[which].0).unwrap();
         let players = profile.min_players() + size % (profile.max_players() - profile.min_players() + 1);
         let entrants = vec![
-            parse_entrant("a=threshold/heuristic", &profile).unwrap(),
-            parse_entrant("b=(always:bid=three)/random", &profile)
-                .or_else(|_| parse_entrant("b=pass/random", &profile))
+            parse_entrant("a=threshold/heuristic", &profile, &Default::default()).unwrap(),
+            parse_entrant("b=(always:bid=three)/random", &profile, &Default::default())
+                .or_else(|_| parse_entrant("b=pass/random", &profile, &Default::default()))
                 .unwrap(),
         ];
-        let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate, forfeit: false, win_test: false };
+        let config = TournamentConfig { profile: &profile, players, entrants: &entrants, sets: 5, seed, duplicate, forfeit: None, win_test: false };
         let tally = run(Plan { total: config.sets, block_size: BLOCK_SIZE, seed: config.seed }, 1, &Silent, |b| tournament_block(&config, b)).unwrap();
         // Balances sum to minus what the sessions left in the kitty.
         prop_assert_eq!(tally.balance_total + tally.kitty_total, 0);

@@ -19,7 +19,8 @@ use crate::rng::{below, next_u64};
 use crate::rules::Profile;
 use serde::{Deserialize, Serialize};
 
-use crate::bots::{bid_policy, play_policy};
+use crate::bots::ext::BotPool;
+use crate::bots::{bid_policy, play_policy_in};
 use crate::error::Error;
 use crate::run::LongCommand;
 use crate::sim::{Block, Tally, TallyError};
@@ -503,14 +504,16 @@ pub struct TablePolicies {
 }
 
 impl TablePolicies {
-    /// Builds the policies for `profile` with every seat playing `play`, and digests the files
-    /// they read into `input_files` when it is empty (a job recorded by a run keeps its own).
+    /// Builds the policies for `profile` with every seat playing `play` (its external bots in
+    /// `bots`), and digests the files they read into `input_files` when it is empty (a job
+    /// recorded by a run keeps its own).
     pub fn new(
         profile: &Profile,
         play: &str,
         input_files: &mut BTreeMap<String, String>,
+        bots: &BotPool,
     ) -> Result<TablePolicies, Error> {
-        let play_policy = play_policy(play, profile)?;
+        let play_policy = play_policy_in(play, profile, bots)?;
         if input_files.is_empty() {
             *input_files = crate::bots::input_files(&[play])?;
         }
@@ -606,7 +609,7 @@ impl LongCommand for BidTable {
     type Job = BidTableJob;
     type Tally = BidTableTally;
 
-    fn prepare(profile: &Profile, mut job: BidTableJob) -> Result<BidTable, Error> {
+    fn prepare(profile: &Profile, mut job: BidTableJob, bots: &BotPool) -> Result<BidTable, Error> {
         profile.check_players(job.players)?;
         let scheme = TABLE_SCHEMES
             .into_iter()
@@ -619,7 +622,7 @@ impl LongCommand for BidTable {
                 ))
             })?;
         Ok(BidTable {
-            policies: TablePolicies::new(profile, &job.play, &mut job.input_files)?,
+            policies: TablePolicies::new(profile, &job.play, &mut job.input_files, bots)?,
             strata: strata(profile, &job, scheme)?,
             profile: profile.clone(),
             scheme,

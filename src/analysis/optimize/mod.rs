@@ -24,8 +24,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bots::ext::BotPool;
+use crate::bots::input_files;
 use crate::bots::tuned::{History, STRATEGY_FORMAT, Strategy, StrategyBody, Tuned, scheme_named};
-use crate::bots::{input_files, play_policy};
 use crate::error::Error;
 use crate::eval::classes::Scheme;
 use crate::game::Shuffler;
@@ -445,13 +446,17 @@ impl LongCommand for OptimizePhase {
     type Job = PhaseJob;
     type Tally = OptimizeTally;
 
-    fn prepare(profile: &Profile, mut job: PhaseJob) -> Result<OptimizePhase, Error> {
+    fn prepare(
+        profile: &Profile,
+        mut job: PhaseJob,
+        bots: &BotPool,
+    ) -> Result<OptimizePhase, Error> {
         let settings = &mut job.strategy.found.settings;
         settings.check(profile)?;
         if settings.input_files.is_empty() {
             settings.input_files = input_files(&[&settings.play])?;
         }
-        let play = play_policy(&settings.play, profile)?;
+        let play = crate::bots::play_policy_in(&settings.play, profile, bots)?;
         let strategy = Strategy::from_body(&job.strategy.body, profile)
             .map_err(|e| Error::input(format!("the strategy: {e}")))?;
         let scheme = match job.phase {

@@ -1,9 +1,10 @@
 //! `ext:cmd=(COMMAND ...)`: a bot in any language, speaking a line protocol on its standard
 //! input and output (docs/protocol.md).
 //!
-//! - One process per command and worker thread, started on the first request and kept
-//!   running ([`process`]); it answers calls, cards or both, so one program given to `--bid`
-//!   and `--play` is one process.
+//! - The processes belong to a [`BotPool`], which whoever runs the bots owns: started on the
+//!   first request and kept running, one per program for each request under way at once (so
+//!   at most one per worker thread); a process answers calls, cards or both, so one program
+//!   given to `--bid` and `--play` shares them. Every process ends with the pool.
 //! - napsim writes one JSON object per line and reads one back: the handshake first, then a
 //!   request per decision carrying what the seat may know ([`message`]) and a `seed` drawn
 //!   from the decision's own stream, so that a bot drawing its randomness from it gives the
@@ -20,7 +21,7 @@ mod message;
 mod process;
 
 pub use message::PROTOCOL_VERSION;
-pub use process::{kill_groups, shutdown};
+pub use process::{BotKiller, BotPool};
 
 /// The protocol's `bid` request for the seat in `view` (one JSON object, no newline): what a
 /// front end playing that seat is shown (`napsim play --json`).
@@ -39,64 +40,19 @@ pub fn play_request(view: &PlayView, seed: u64) -> String {
 }
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::cards::Card;
 use crate::game::Call;
 use crate::policy::{BidPolicy, BidView, PlayPolicy, PlayView, Spec, SpecError};
 use crate::rng::{SimRng, next_u64};
-use process::Program;
-
-/// The move time of bots whose spec does not set one, in milliseconds (`--move-time`).
-static DEFAULT_MOVE_TIME_MS: AtomicU64 = AtomicU64::new(10_000);
+use process::{Lease, Program};
 
 /// The default move time: how long a bot may take to answer one request.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(10);
 
-/// Sets the move time of the bots built after it (the CLI's `--move-time`).
-pub fn set_move_time(time: Duration) {
-    DEFAULT_MOVE_TIME_MS.store(time.as_millis().max(1) as u64, Ordering::Relaxed);
-}
-
 /// Seeds sent to bots stay below 2^53, so that every JSON reader holds them exactly.
 const SEED_MASK: u64 = (1 << 53) - 1;
-
-thread_local! {
-    /// While a deal runs under [`record_forfeits`]: the seats whose bot failed in it.
-    static FORFEITS: std::cell::RefCell<Option<Vec<usize>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `deal` with failing bots forfeiting instead of ending the run (`tournament
-/// --forfeit`): a bot that fails is ended (the next request starts it again), its seat passes
-/// or plays its lowest legal card, and the seat is returned among the forfeits, for the caller
-/// to settle the deal as lost by it ([`crate::game::DealState::forfeit`]).
-pub fn record_forfeits<T>(deal: impl FnOnce() -> T) -> (T, Vec<usize>) {
-    /// Stops the recording on every way out, an abort's unwinding included.
-    struct Recording;
-    impl Drop for Recording {
-        fn drop(&mut self) {
-            FORFEITS.with(|f| f.borrow_mut().take());
-        }
-    }
-    FORFEITS.with(|f| *f.borrow_mut() = Some(Vec::new()));
-    let recording = Recording;
-    let value = deal();
-    let seats = FORFEITS.with(|f| f.borrow_mut().take()).unwrap_or_default();
-    drop(recording);
-    (value, seats)
-}
-
-/// Records a forfeit by `seat` if forfeits are being recorded; false otherwise.
-fn forfeited(seat: usize) -> bool {
-    FORFEITS.with(|f| match f.borrow_mut().as_mut() {
-        Some(seats) => {
-            seats.push(seat);
-            true
-        }
-        None => false,
-    })
-}
 
 /// An external bot.
 #[derive(Clone, Debug)]
@@ -104,14 +60,16 @@ pub struct External {
     /// The spec as written, to name the bot in errors.
     spec: String,
     program: Program,
-    move_time: Duration,
+    /// Where its processes run.
+    pool: BotPool,
 }
 
 impl External {
     /// `ext:cmd=(PROGRAM ARGS...)[,log=(FILE)]`: the command is split at spaces and run
     /// without a shell; its stderr is appended to FILE (default `napsim-bots/NAME.log` in the
-    /// system's temporary directory, NAME the script's or else the program's file stem).
-    pub fn from_spec(spec: &Spec, text: &str) -> Result<External, SpecError> {
+    /// system's temporary directory, NAME the script's or else the program's file stem). Its
+    /// processes run in `pool`.
+    pub fn from_spec(spec: &Spec, text: &str, pool: &BotPool) -> Result<External, SpecError> {
         spec.check_keys(&["cmd", "log"])?;
         let cmd = spec.get("cmd").ok_or_else(|| SpecError::Missing {
             policy: "ext".into(),
@@ -148,41 +106,47 @@ impl External {
         Ok(External {
             spec: text.to_string(),
             program: Program::new(argv, log),
-            move_time: Duration::from_millis(DEFAULT_MOVE_TIME_MS.load(Ordering::Relaxed)),
+            pool: pool.clone(),
         })
     }
 
-    /// Sends `request` and returns the answer line, or how the bot failed.
+    /// Sends `request` and returns the answer line and the process that wrote it, or how the
+    /// bot failed (and the process, when it is still running).
     fn ask(
         &self,
         players: usize,
         profile: &crate::rules::Profile,
         request: &str,
-    ) -> Result<String, Failed> {
+    ) -> Result<(String, Lease<'_>), (Failed, Option<Lease<'_>>)> {
         let hello = || message::hello(profile, players);
-        match process::ask(&self.program, hello, request, self.move_time) {
-            Ok(answers) => {
+        match self.pool.ask(&self.program, hello, request) {
+            Ok((answers, lease)) => {
                 if let Some((hello, greeting)) = answers.greeting
                     && let Err(why) = message::parse_name(&greeting)
                 {
-                    return Err(Failed::bad(hello, why, greeting));
+                    return Err((Failed::bad(hello, why, greeting), Some(lease)));
                 }
-                Ok(answers.answer)
+                Ok((answers.answer, lease))
             }
-            Err((failure, line)) => Err(Failed {
-                what: failure.to_string(),
-                request: line,
-                answer: None,
-            }),
+            Err((failure, line)) => Err((
+                Failed {
+                    what: failure.to_string(),
+                    request: line,
+                    answer: None,
+                },
+                None,
+            )),
         }
     }
 
-    /// After a failure: the seat forfeits (the process is ended, and `fallback` played) when
-    /// forfeits are recorded; otherwise the run ends with the bot, what happened, the request
-    /// and the answer.
-    fn failed<T>(&self, seat: usize, failed: Failed, fallback: T) -> T {
-        process::forget(&self.program);
-        if forfeited(seat) {
+    /// After a failure: the process is ended; the seat forfeits (`fallback` played) when its
+    /// thread records forfeits; otherwise the run ends with the bot, what happened, the
+    /// request and the answer.
+    fn failed<T>(&self, seat: usize, (failed, lease): (Failed, Option<Lease>), fallback: T) -> T {
+        if let Some(lease) = lease {
+            lease.end();
+        }
+        if self.pool.forfeited(seat) {
             return fallback;
         }
         let answer = failed
@@ -218,8 +182,8 @@ impl Failed {
     /// An answer to `request` from `program` that was not acceptable, unless a line followed
     /// it: then the answer read was a stray line (a bot writing two lines to one request) and
     /// that is the failure, both lines shown, rather than blaming the answer that came next.
-    fn bad_or_stray(program: &Program, request: String, why: String, answer: String) -> Failed {
-        match process::stray_line(program, STRAY_WAIT) {
+    fn bad_or_stray(lease: &mut Lease, request: String, why: String, answer: String) -> Failed {
+        match lease.stray_line(STRAY_WAIT) {
             Some(next) => Failed {
                 what: format!(
                     "{}: the lines read for this request were {answer} and then {next}",
@@ -247,15 +211,15 @@ impl BidPolicy for External {
         } else {
             legal[0]
         };
-        let answer = match self.ask(view.players(), view.profile(), &request) {
-            Ok(answer) => answer,
+        let (answer, mut lease) = match self.ask(view.players(), view.profile(), &request) {
+            Ok(answered) => answered,
             Err(failed) => return self.failed(view.seat(), failed, fallback),
         };
         match message::parse_call(&answer, &legal, view.profile()) {
             Ok(call) => call,
             Err(why) => {
-                let failed = Failed::bad_or_stray(&self.program, request, why, answer);
-                self.failed(view.seat(), failed, fallback)
+                let failed = Failed::bad_or_stray(&mut lease, request, why, answer);
+                self.failed(view.seat(), (failed, Some(lease)), fallback)
             }
         }
     }
@@ -275,15 +239,15 @@ impl PlayPolicy for External {
         }
         let mut request = String::with_capacity(1024);
         message::play_request(&mut request, view, next_u64(rng) & SEED_MASK);
-        let answer = match self.ask(view.players(), view.profile(), &request) {
-            Ok(answer) => answer,
+        let (answer, mut lease) = match self.ask(view.players(), view.profile(), &request) {
+            Ok(answered) => answered,
             Err(failed) => return self.failed(view.seat(), failed, lowest),
         };
         match message::parse_card(&answer, legal) {
             Ok(card) => card,
             Err(why) => {
-                let failed = Failed::bad_or_stray(&self.program, request, why, answer);
-                self.failed(view.seat(), failed, lowest)
+                let failed = Failed::bad_or_stray(&mut lease, request, why, answer);
+                self.failed(view.seat(), (failed, Some(lease)), lowest)
             }
         }
     }

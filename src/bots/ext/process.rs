@@ -1,63 +1,366 @@
-//! The bot processes: one per command and worker thread, started on first use and kept
-//! running; each answer read with a deadline; every process ended on [`shutdown`].
+//! The bot processes of a [`BotPool`]: started on first use, kept running between requests, each
+//! answer read with a deadline; every process ended when the pool is shut down or dropped.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Every bot process started and not yet reaped, by process id: [`shutdown`] ends them.
-static CHILDREN: Mutex<Vec<(u32, Child)>> = Mutex::new(Vec::new());
+/// The external bots of a run: their processes, started on first use (one per program for each
+/// request under way at once, so at most one per worker thread; a program asked for both calls
+/// and cards, or by two entrants, shares them), kept running between requests, and every one
+/// of them (with whatever it started) ended by [`BotPool::shutdown`] or when the last handle
+/// to the pool is dropped. Whoever runs the bots owns the pool: the command line one for the
+/// whole command, the Python package one for each call, a library caller its own.
+#[derive(Clone)]
+pub struct BotPool(Arc<Inner>);
 
-/// The process groups of the running bots, for [`kill_groups`], which a signal handler calls
-/// and so may take no lock: a slot holds a group's number, or 0.
-static GROUPS: [AtomicU32; 256] = [const { AtomicU32::new(0) }; 256];
+struct Inner {
+    /// How long a bot may take to answer one request.
+    move_time: Duration,
+    /// Every process started and not yet reaped, by process id.
+    children: Mutex<Vec<(u32, Child)>>,
+    /// The process groups of the running bots, for [`BotKiller`].
+    groups: Arc<Groups>,
+    /// The bots between requests, by their program's key (`Program::key`), the most recently
+    /// used last.
+    idle: Mutex<HashMap<String, Vec<Bot>>>,
+    /// While a deal runs under [`BotPool::record_forfeits`] on a thread: the seats whose bot
+    /// failed in it.
+    forfeits: Mutex<HashMap<std::thread::ThreadId, Vec<usize>>>,
+}
 
-/// Kills every running bot's process group at once (a second Ctrl-C). Safe in a signal
-/// handler: atomics and `kill(2)` only. The processes are reaped when napsim exits.
-pub fn kill_groups() {
-    for slot in &GROUPS {
-        let pid = slot.load(Ordering::SeqCst);
-        if pid != 0 {
+/// The process groups of a pool's running bots: a slot holds a group's number, or 0. Read by
+/// a signal handler, so no lock.
+struct Groups([AtomicU32; 256]);
+
+/// Kills the process groups of a pool's running bots from a signal handler ([`BotPool::killer`]).
+#[derive(Clone)]
+pub struct BotKiller(Arc<Groups>);
+
+impl BotKiller {
+    /// Kills every running bot's process group at once (a second Ctrl-C). Safe in a signal
+    /// handler: atomics and `kill(2)` only. The processes are reaped when napsim exits.
+    pub fn kill(&self) {
+        for slot in &self.0.0 {
+            let pid = slot.load(Ordering::SeqCst);
+            if pid != 0 {
+                kill_group(pid);
+            }
+        }
+    }
+}
+
+impl Groups {
+    /// Notes `pid`'s group (beyond 256 bots at once, the rest are ended by shutdown alone).
+    fn note(&self, pid: u32) {
+        for slot in &self.0 {
+            if slot
+                .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    /// Forgets `pid`'s group, ended.
+    fn forget(&self, pid: u32) {
+        for slot in &self.0 {
+            if slot
+                .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+}
+
+impl Default for BotPool {
+    /// A pool whose bots have [`super::DEFAULT_MOVE_TIME`] to answer.
+    fn default() -> BotPool {
+        BotPool::new(super::DEFAULT_MOVE_TIME)
+    }
+}
+
+impl std::fmt::Debug for BotPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotPool")
+            .field("move_time", &self.0.move_time)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+impl BotPool {
+    /// An empty pool whose bots have `move_time` to answer each request.
+    pub fn new(move_time: Duration) -> BotPool {
+        BotPool(Arc::new(Inner {
+            move_time: move_time.max(Duration::from_millis(1)),
+            children: Mutex::new(Vec::new()),
+            groups: Arc::new(Groups([const { AtomicU32::new(0) }; 256])),
+            idle: Mutex::new(HashMap::new()),
+            forfeits: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// How long a bot may take to answer one request.
+    pub fn move_time(&self) -> Duration {
+        self.0.move_time
+    }
+
+    /// What a signal handler calls to kill the pool's bots at once.
+    pub fn killer(&self) -> BotKiller {
+        BotKiller(Arc::clone(&self.0.groups))
+    }
+
+    /// Ends every bot process of the pool and whatever it started. The idle bots' input is
+    /// closed first, so a well-behaved bot is given a moment to finish on its own (it may
+    /// write a last line to its log); then its process group (the bot and every child it left,
+    /// detached or not) is killed. The pool may be used again: new requests start new bots.
+    pub fn shutdown(&self) {
+        self.0.shutdown();
+    }
+
+    /// Runs `deal` on this thread with failing bots forfeiting instead of ending the run
+    /// (`tournament --forfeit`): a bot that fails is ended (the next request starts another),
+    /// its seat passes or plays its lowest legal card, and the seat is returned among the
+    /// forfeits, for the caller to settle the deal as lost by it
+    /// ([`crate::game::DealState::forfeit`]).
+    pub fn record_forfeits<T>(&self, deal: impl FnOnce() -> T) -> (T, Vec<usize>) {
+        /// Stops the recording on every way out, an abort's unwinding included.
+        struct Recording<'a>(&'a Inner);
+        impl Drop for Recording<'_> {
+            fn drop(&mut self) {
+                lock(&self.0.forfeits).remove(&std::thread::current().id());
+            }
+        }
+        let thread = std::thread::current().id();
+        lock(&self.0.forfeits).insert(thread, Vec::new());
+        let recording = Recording(&self.0);
+        let value = deal();
+        let seats = lock(&self.0.forfeits).remove(&thread).unwrap_or_default();
+        drop(recording);
+        (value, seats)
+    }
+
+    /// Records a forfeit by `seat` if this thread records forfeits; false otherwise.
+    pub(super) fn forfeited(&self, seat: usize) -> bool {
+        match lock(&self.0.forfeits).get_mut(&std::thread::current().id()) {
+            Some(seats) => {
+                seats.push(seat);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sends `line` to an idle process of `program` (starting one first, with `hello`, the
+    /// handshake, if none is idle) and returns the answers and the process, which goes back to
+    /// the idle ones when the lease is dropped. A failed process is ended: the next request
+    /// starts another. On failure, also the line that failed.
+    pub(super) fn ask(
+        &self,
+        program: &Program,
+        hello: impl FnOnce() -> String,
+        line: &str,
+    ) -> Result<(Answers, Lease<'_>), (Failure, String)> {
+        let deadline = self.0.move_time;
+        let idle = lock(&self.0.idle)
+            .get_mut(&program.key)
+            .and_then(|bots| bots.pop());
+        let mut greeting = None;
+        let mut bot = match idle {
+            Some(bot) => Box::new(bot),
+            None => {
+                let hello = hello();
+                let mut bot = Box::new(self.start(program).map_err(|e| (e, hello.clone()))?);
+                match self.exchange(&mut bot, &hello, deadline) {
+                    Ok(answer) => greeting = Some((hello, answer)),
+                    Err(e) => {
+                        self.end(bot.pid);
+                        return Err((e, hello));
+                    }
+                }
+                bot
+            }
+        };
+        match self.exchange(&mut bot, line, deadline) {
+            Ok(answer) => {
+                let lease = Lease {
+                    pool: self,
+                    key: program.key.clone(),
+                    bot: Some(bot),
+                };
+                Ok((Answers { greeting, answer }, lease))
+            }
+            Err(e) => {
+                self.end(bot.pid);
+                Err((e, line.to_string()))
+            }
+        }
+    }
+
+    fn start(&self, program: &Program) -> Result<Bot, Failure> {
+        let (name, args) = program
+            .argv
+            .split_first()
+            .ok_or_else(|| Failure::Start("no command".into()))?;
+        let log = open_log(&program.log)
+            .map_err(|e| Failure::Start(format!("cannot open {}: {e}", program.log.display())))?;
+        // A process group of its own: a Ctrl-C at the terminal reaches napsim alone, which
+        // stops cleanly and then ends its bots; and ending the group ends whatever the bot
+        // started.
+        let mut child = Command::new(name)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .process_group(0)
+            .spawn()
+            .map_err(|e| Failure::Start(format!("{name}: {e}")))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let pid = child.id();
+        self.0.groups.note(pid);
+        lock(&self.0.children).push((pid, child));
+        Ok(Bot {
+            pid,
+            stdin,
+            stdout,
+            pending: Vec::new(),
+            scanned: 0,
+            chunk: Box::new([0; 4096]),
+        })
+    }
+
+    /// Writes `line` and waits for one line back, after checking that nothing came unasked
+    /// since the last answer.
+    fn exchange(&self, bot: &mut Bot, line: &str, deadline: Duration) -> Result<String, Failure> {
+        let failure = |bot: &Bot, why: NoLine| match why {
+            NoLine::Closed => Failure::Gone(self.exit_status(bot.pid)),
+            NoLine::Late => Failure::Timeout(deadline),
+            NoLine::TooLong => Failure::TooLong,
+        };
+        match bot.unrequested() {
+            Ok(None) => {}
+            Ok(Some(stray)) => return Err(Failure::Unrequested(stray)),
+            Err(why) => return Err(failure(bot, why)),
+        }
+        let sent = writeln!(bot.stdin, "{line}").and_then(|()| bot.stdin.flush());
+        if sent.is_err() {
+            return Err(Failure::Gone(self.exit_status(bot.pid)));
+        }
+        bot.read_line(deadline).map_err(|why| failure(bot, why))
+    }
+
+    /// How the process `pid` ended, in words ("it exited with status 3"), waiting briefly.
+    fn exit_status(&self, pid: u32) -> String {
+        for _ in 0..50 {
+            let mut children = lock(&self.0.children);
+            if let Some((_, child)) = children.iter_mut().find(|(p, _)| *p == pid)
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                return format!("it {}", describe(status));
+            }
+            drop(children);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        "it closed its output".into()
+    }
+
+    /// Kills the process `pid` and its group, and reaps it.
+    fn end(&self, pid: u32) {
+        let mut children = lock(&self.0.children);
+        if let Some(at) = children.iter().position(|(p, _)| *p == pid) {
+            let (_, mut child) = children.swap_remove(at);
             kill_group(pid);
+            self.0.groups.forget(pid);
+            let _ = child.kill();
+            let _ = child.wait();
+            await_group_end(pid);
         }
     }
 }
 
-/// Notes `pid`'s group for [`kill_groups`] (beyond 256 bots at once, the rest are ended by
-/// [`shutdown`] alone).
-fn note_group(pid: u32) {
-    for slot in &GROUPS {
-        if slot
-            .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-        {
-            return;
+impl Inner {
+    fn shutdown(&self) {
+        // Closing the idle bots' input lets them finish on their own.
+        lock(&self.idle).clear();
+        let children = std::mem::take(&mut *lock(&self.children));
+        let grace = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < grace && !children.iter().all(|(pid, _)| has_exited(*pid)) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        for (pid, mut child) in children {
+            kill_group(pid);
+            self.groups.forget(pid);
+            let _ = child.kill();
+            let _ = child.wait();
+            await_group_end(pid);
         }
     }
 }
 
-/// Forgets `pid`'s group, ended.
-fn forget_group(pid: u32) {
-    for slot in &GROUPS {
-        if slot
-            .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-        {
-            return;
+/// A lock that a panic elsewhere does not poison for good: the data are still whole.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A bot process in use for one request: back among the idle ones when dropped, unless
+/// [`Lease::end`] ended it.
+pub(super) struct Lease<'a> {
+    pool: &'a BotPool,
+    key: String,
+    bot: Option<Box<Bot>>,
+}
+
+impl Lease<'_> {
+    /// After an answer that was not acceptable: the line, if any, that the process wrote after
+    /// it within `wait`. One there means the answer read was a stray line (the second line of
+    /// an earlier answer) and this is the answer to the request.
+    pub(super) fn stray_line(&mut self, wait: Duration) -> Option<String> {
+        let bot = self.bot.as_mut()?;
+        let until = Instant::now() + wait;
+        loop {
+            if let Ok(Some(line)) = bot.unrequested() {
+                return Some(line);
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() || !matches!(bot.fill(left), Ok(true)) {
+                return bot.unrequested().ok().flatten();
+            }
+        }
+    }
+
+    /// Ends the process (after an answer that was not acceptable).
+    pub(super) fn end(mut self) {
+        if let Some(bot) = self.bot.take() {
+            self.pool.end(bot.pid);
         }
     }
 }
 
-thread_local! {
-    /// This thread's bots, by their program's key (`Program::key`).
-    static BOTS: RefCell<HashMap<String, Bot>> = RefCell::new(HashMap::new());
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        if let Some(bot) = self.bot.take() {
+            lock(&self.pool.0.idle)
+                .entry(std::mem::take(&mut self.key))
+                .or_default()
+                .push(*bot);
+        }
+    }
 }
 
 /// How to start a bot.
@@ -235,90 +538,6 @@ pub(super) struct Answers {
     pub answer: String,
 }
 
-/// Sends `line` to this thread's process of `program` (starting it first, with `hello`, the
-/// handshake, if it is not running) and returns the answers. A failed process is ended and
-/// forgotten: the next request starts a new one. On failure, also the line that failed.
-pub(super) fn ask(
-    program: &Program,
-    hello: impl FnOnce() -> String,
-    line: &str,
-    deadline: Duration,
-) -> Result<Answers, (Failure, String)> {
-    BOTS.with(|bots| {
-        let mut bots = bots.borrow_mut();
-        let key = &program.key;
-        let mut greeting = None;
-        if !bots.contains_key(key) {
-            let hello = hello();
-            let mut bot = start(program).map_err(|e| (e, hello.clone()))?;
-            match exchange(&mut bot, &hello, deadline) {
-                Ok(answer) => greeting = Some((hello, answer)),
-                Err(e) => {
-                    end(bot.pid);
-                    return Err((e, hello));
-                }
-            }
-            bots.insert(key.clone(), bot);
-        }
-        let bot = bots.get_mut(key).expect("just inserted");
-        match exchange(bot, line, deadline) {
-            Ok(answer) => Ok(Answers { greeting, answer }),
-            Err(e) => {
-                let bot = bots.remove(key).expect("present");
-                end(bot.pid);
-                Err((e, line.to_string()))
-            }
-        }
-    })
-}
-
-/// After an answer that was not acceptable: the line, if any, that this thread's process of
-/// `program` wrote after it within `wait`. One there means the answer read was a stray line
-/// (the second line of an earlier answer) and this is the answer to the request.
-pub(super) fn stray_line(program: &Program, wait: Duration) -> Option<String> {
-    BOTS.with(|bots| {
-        let mut bots = bots.borrow_mut();
-        let bot = bots.get_mut(&program.key)?;
-        let until = Instant::now() + wait;
-        loop {
-            if let Ok(Some(line)) = bot.unrequested() {
-                return Some(line);
-            }
-            let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() || !matches!(bot.fill(left), Ok(true)) {
-                return bot.unrequested().ok().flatten();
-            }
-        }
-    })
-}
-
-/// Ends this thread's process of `program` (after an answer that was not acceptable).
-pub(super) fn forget(program: &Program) {
-    let bot = BOTS.with(|bots| bots.borrow_mut().remove(&program.key));
-    if let Some(bot) = bot {
-        end(bot.pid);
-    }
-}
-
-/// Ends every bot process and whatever it started, on every path out of napsim. The workers'
-/// threads close their bots' input as they end, so a well-behaved bot is given a moment to
-/// finish on its own (it may write a last line to its log); then its process group (the bot
-/// and every child it left, detached or not) is killed.
-pub fn shutdown() {
-    let children = std::mem::take(&mut *CHILDREN.lock().unwrap_or_else(|e| e.into_inner()));
-    let grace = Instant::now() + Duration::from_millis(200);
-    while Instant::now() < grace && !children.iter().all(|(pid, _)| has_exited(*pid)) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    for (pid, mut child) in children {
-        kill_group(pid);
-        forget_group(pid);
-        let _ = child.kill();
-        let _ = child.wait();
-        await_group_end(pid);
-    }
-}
-
 /// Whether the process `pid` (a child not reaped yet) has exited; it stays unreaped, so its
 /// process group keeps its number until [`kill_group`].
 fn has_exited(pid: u32) -> bool {
@@ -350,41 +569,6 @@ fn await_group_end(pid: u32) {
     }
 }
 
-fn start(program: &Program) -> Result<Bot, Failure> {
-    let (name, args) = program
-        .argv
-        .split_first()
-        .ok_or_else(|| Failure::Start("no command".into()))?;
-    let log = open_log(&program.log)
-        .map_err(|e| Failure::Start(format!("cannot open {}: {e}", program.log.display())))?;
-    // A process group of its own: a Ctrl-C at the terminal reaches napsim alone, which stops
-    // cleanly and then ends its bots; and ending the group ends whatever the bot started.
-    let mut child = Command::new(name)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(log)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| Failure::Start(format!("{name}: {e}")))?;
-    let stdin = child.stdin.take().expect("piped");
-    let stdout = child.stdout.take().expect("piped");
-    let pid = child.id();
-    note_group(pid);
-    CHILDREN
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push((pid, child));
-    Ok(Bot {
-        pid,
-        stdin,
-        stdout,
-        pending: Vec::new(),
-        scanned: 0,
-        chunk: Box::new([0; 4096]),
-    })
-}
-
 fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
@@ -395,59 +579,11 @@ fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
-/// Writes `line` and waits for one line back, after checking that nothing came unasked since
-/// the last answer.
-fn exchange(bot: &mut Bot, line: &str, deadline: Duration) -> Result<String, Failure> {
-    let failure = |bot: &Bot, why: NoLine| match why {
-        NoLine::Closed => Failure::Gone(exit_status(bot.pid)),
-        NoLine::Late => Failure::Timeout(deadline),
-        NoLine::TooLong => Failure::TooLong,
-    };
-    match bot.unrequested() {
-        Ok(None) => {}
-        Ok(Some(stray)) => return Err(Failure::Unrequested(stray)),
-        Err(why) => return Err(failure(bot, why)),
-    }
-    let sent = writeln!(bot.stdin, "{line}").and_then(|()| bot.stdin.flush());
-    if sent.is_err() {
-        return Err(Failure::Gone(exit_status(bot.pid)));
-    }
-    bot.read_line(deadline).map_err(|why| failure(bot, why))
-}
-
-/// How the process `pid` ended, in words ("it exited with status 3"), waiting briefly for it.
-fn exit_status(pid: u32) -> String {
-    for _ in 0..50 {
-        let mut children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, child)) = children.iter_mut().find(|(p, _)| *p == pid)
-            && let Ok(Some(status)) = child.try_wait()
-        {
-            return format!("it {}", describe(status));
-        }
-        drop(children);
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    "it closed its output".into()
-}
-
 fn describe(status: std::process::ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(signal)) => format!("was killed by signal {signal}"),
         _ => "exited".into(),
-    }
-}
-
-/// Kills the process `pid` and its group, and reaps it.
-fn end(pid: u32) {
-    let mut children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(at) = children.iter().position(|(p, _)| *p == pid) {
-        let (_, mut child) = children.swap_remove(at);
-        kill_group(pid);
-        forget_group(pid);
-        let _ = child.kill();
-        let _ = child.wait();
-        await_group_end(pid);
     }
 }

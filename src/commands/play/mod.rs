@@ -60,6 +60,8 @@ pub struct PlayJob {
     pub hint_worlds: u64,
     /// Worker threads for the coach.
     pub threads: usize,
+    /// Where the bots run, if they are external programs.
+    pub bot_pool: crate::bots::ext::BotPool,
 }
 
 /// Where a session's finished deals are saved, shared with whoever must report them on the
@@ -162,6 +164,7 @@ pub fn play_session(
         deals: job.deals,
         hint_worlds: job.hint_worlds,
         threads: job.threads,
+        bot_pool: job.bot_pool.clone(),
     };
     // Checked before a seed is chosen: bad flags get their one error line alone.
     settings.check(&profile).map_err(with_flags)?;

@@ -1,0 +1,128 @@
+//! Process-wide state: the library keeps none beyond the few process-level jobs listed here,
+//! each with its reason. A new mutable `static` or `thread_local!` anywhere in `src/` fails
+//! this test until it is listed (and ARCHITECTURE.md says why).
+
+use std::path::Path;
+
+/// (file, name, why): the mutable statics and thread-locals allowed.
+const ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "solver/mod.rs",
+        "THREAD_SOLVER",
+        "the per-thread solver and its table: speed, never a result",
+    ),
+    (
+        "sim/abort.rs",
+        "ONCE",
+        "the panic hook that silences an aborted run, installed once",
+    ),
+    (
+        "files.rs",
+        "WRITES_UNDER_WAY",
+        "atomic writes under way, for an exit deferred past them",
+    ),
+    (
+        "files.rs",
+        "EXIT_ASKED",
+        "an exit asked for by a signal during a write",
+    ),
+    (
+        "files.rs",
+        "DEFERRED_EXIT",
+        "how the process exits once the writes are done",
+    ),
+    (
+        "files.rs",
+        "EXITING",
+        "one thread carries out the deferred exit",
+    ),
+    (
+        "cli/mod.rs",
+        "PLAIN_HANDLERS",
+        "the command line's signal handlers until a command's own",
+    ),
+    (
+        "cli/mod.rs",
+        "DEFERRED_KILLER",
+        "the bots a deferred exit on a signal kills",
+    ),
+];
+
+/// Types that make a static mutable.
+const MUTABLE: &[&str] = &[
+    "Mutex", "Atomic", "OnceLock", "Once", "Cell", "RwLock", "Lazy",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every mutable static and thread-local in `src/`: (file relative to `src/`, name).
+fn mutable_statics() -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = path.strip_prefix(&src).unwrap().display().to_string();
+        let mut in_thread_local = false;
+        for line in text.lines() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            if code.starts_with("thread_local!") {
+                in_thread_local = true;
+                continue;
+            }
+            let Some(rest) = code
+                .strip_prefix("pub static ")
+                .or_else(|| code.strip_prefix("pub(crate) static "))
+                .or_else(|| code.strip_prefix("static "))
+            else {
+                if in_thread_local && code.starts_with('}') {
+                    in_thread_local = false;
+                }
+                continue;
+            };
+            let name = rest.split([':', ' ']).next().unwrap().to_string();
+            if in_thread_local || MUTABLE.iter().any(|t| rest.contains(t)) {
+                found.push((file.clone(), name));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn no_mutable_static_or_thread_local_beyond_the_listed_process_level_jobs() {
+    let found = mutable_statics();
+    for (file, name) in &found {
+        assert!(
+            ALLOWED.iter().any(|(f, n, _)| f == file && n == name),
+            "src/{file}: `{name}` is process-wide mutable state not listed in tests/engine/statics.rs"
+        );
+    }
+    // The scan sees what it should: the listed ones are there (a scan that finds nothing
+    // would pass anything).
+    for (file, name, _) in ALLOWED {
+        assert!(
+            found.iter().any(|(f, n)| f == file && n == name),
+            "src/{file}: `{name}` is listed but gone: take it off the list"
+        );
+    }
+    // The external bots belong to their pool: nothing of theirs is process-wide.
+    assert!(
+        found.iter().all(|(f, _)| !f.starts_with("bots/")),
+        "{found:?}"
+    );
+}
