@@ -36,6 +36,7 @@ def hand(
     seed=None,
     threads=None,
     progress=None,
+    move_time=None,
 ):
     """What a hand is worth, call by call: `napsim hand CARDS --json` as a dict.
 
@@ -65,6 +66,7 @@ def hand(
         seed,
         threads,
         progress,
+        move_time,
     )
     return json.loads(text)
 
@@ -91,7 +93,7 @@ def _table(text):
 
 
 def simulate(
-    *, rules="heather-1875", players=4, deals=100_000, bid="threshold", play="heuristic", seed=None, threads=None, progress=None
+    *, rules="heather-1875", players=4, deals=100_000, bid="threshold", play="heuristic", seed=None, threads=None, progress=None, move_time=None
 ):
     """Play many deals and tabulate each bid: `napsim simulate --out -` as a table with the
     CSV's columns (a pandas DataFrame if pandas is installed, else a list of dicts).
@@ -100,7 +102,7 @@ def simulate(
     (KeyboardInterrupt) after the blocks under way, leaving nothing running. `progress`, if
     given, is called as progress(done, total) in deals while the run goes on.
     """
-    return _table(_napsim.simulate_csv(rules, players, deals, bid, play, seed, threads, progress))
+    return _table(_napsim.simulate_csv(rules, players, deals, bid, play, seed, threads, progress, move_time))
 
 
 def bid_table(
@@ -119,6 +121,7 @@ def bid_table(
     seed=None,
     threads=None,
     progress=None,
+    move_time=None,
 ):
     """Success rates and EVs by hand class and seat: `napsim bid-table --out -` as a table
     with the CSV's columns.
@@ -142,16 +145,17 @@ def bid_table(
         seed,
         threads,
         progress,
+        move_time,
     )
     return _table(text)
 
 
 def thresholds(
-    *, rules="heather-1875", players=4, deals=1_000_000, play="heuristic", seat=0, auction=False, seed=None, threads=None, progress=None
+    *, rules="heather-1875", players=4, deals=1_000_000, play="heuristic", seat=0, auction=False, seed=None, threads=None, progress=None, move_time=None
 ):
     """The best point-count threshold for each bid: `napsim thresholds --out -` as a table
     with the CSV's columns (one row per bid and threshold)."""
-    return _table(_napsim.thresholds_csv(rules, players, deals, play, seat, auction, seed, threads, progress))
+    return _table(_napsim.thresholds_csv(rules, players, deals, play, seat, auction, seed, threads, progress, move_time))
 
 
 def tournament(
@@ -169,6 +173,7 @@ def tournament(
     seed=None,
     threads=None,
     progress=None,
+    move_time=None,
 ):
     """Bots against each other: `napsim tournament --out -` as a table with the CSV's columns
     (one row per entrant).
@@ -181,7 +186,7 @@ def tournament(
         entrants = [f"{name}={spec}" for name, spec in entrants.items()]
     bounds = None if sprt is None else (float(sprt[0]), float(sprt[1]))
     text = _napsim.tournament_csv(
-        rules, players, list(entrants), sessions, duplicate, forfeit, bounds, sprt_on, alpha, beta, seed, threads, progress
+        rules, players, list(entrants), sessions, duplicate, forfeit, bounds, sprt_on, alpha, beta, seed, threads, progress, move_time
     )
     return _table(text)
 
@@ -208,6 +213,7 @@ def review(
     summary=False,
     threads=None,
     progress=None,
+    move_time=None,
 ):
     """Played deals judged card by card and call by call: `napsim review - --json`.
 
@@ -220,7 +226,7 @@ def review(
         records = [records]
     if not isinstance(records, str):
         records = "".join(json.dumps(record) + "\n" for record in records)
-    text = _napsim.review_json(rules, records, worlds, eval_play, others_bid, choice, seed, summary, threads, progress)
+    text = _napsim.review_json(rules, records, worlds, eval_play, others_bid, choice, seed, summary, threads, progress, move_time)
     lines = [json.loads(line) for line in text.splitlines() if line.strip()]
     return lines[0] if summary else lines
 
@@ -258,8 +264,8 @@ class Game:
         ('end', 1)
     """
 
-    def __init__(self, *, rules="heather-1875", players=4, seat=0, bots=None, seed=None, deals=None, hint_worlds=None, threads=None):
-        self._game = _napsim.Game(rules, players, seat, bots, seed, deals, hint_worlds, threads)
+    def __init__(self, *, rules="heather-1875", players=4, seat=0, bots=None, seed=None, deals=None, hint_worlds=None, threads=None, move_time=None):
+        self._game = _napsim.Game(rules, players, seat, bots, seed, deals, hint_worlds, threads, move_time)
 
     def advance(self):
         """Lets the bots act until this seat must decide: (events, question)."""

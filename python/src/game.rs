@@ -8,7 +8,7 @@ use napsim::rules::Profile;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::{described, python_error};
+use crate::{bot_pool, described, python_error};
 
 /// The game's type with its profile's lifetime, for [`self_cell`].
 type GameOf<'p> = Game<'p>;
@@ -38,7 +38,7 @@ fn events_json(game: &Game, events: &[Event]) -> String {
 impl PyGame {
     /// A new session (see `napsim.Game`).
     #[new]
-    #[pyo3(signature = (rules, players, seat, bots, seed, deals, hint_worlds, threads))]
+    #[pyo3(signature = (rules, players, seat, bots, seed, deals, hint_worlds, threads, move_time))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: String,
@@ -49,6 +49,7 @@ impl PyGame {
         deals: Option<u64>,
         hint_worlds: Option<u64>,
         threads: Option<usize>,
+        move_time: Option<f64>,
     ) -> PyResult<PyGame> {
         let profile =
             napsim::rules::load_profile(&rules).map_err(|e| python_error(described(e.into())))?;
@@ -59,6 +60,7 @@ impl PyGame {
             deals,
             hint_worlds: hint_worlds.unwrap_or(defaults.hint_worlds),
             threads: threads.unwrap_or(defaults.threads),
+            bot_pool: bot_pool(move_time)?,
             ..defaults
         };
         let owned = Owned::try_new(profile, |profile| Game::new(profile, settings))

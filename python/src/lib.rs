@@ -16,6 +16,7 @@ use napsim::analysis::hand::{Hand, HandJob, HandWorlds};
 use napsim::analysis::simulate::{Simulate, SimulateJob};
 use napsim::analysis::thresholds::{Thresholds, ThresholdsJob};
 use napsim::analysis::tournament::{Tournament, TournamentJob};
+use napsim::bots::ext::BotPool;
 use napsim::commands::{self, LongRun, Outputs, Render, ReviewJob, SolveJob, run_long};
 use napsim::run::Controls;
 use napsim::sim::Progress;
@@ -115,6 +116,22 @@ struct RunOptions {
     seed: Option<u64>,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    /// Seconds an external bot may take to answer one request (None: the default).
+    move_time: Option<f64>,
+}
+
+/// A pool for a run's external bots whose answers may take `move_time` seconds each (None:
+/// [`napsim::bots::ext::DEFAULT_MOVE_TIME`]); the run's end ends them.
+fn bot_pool(move_time: Option<f64>) -> PyResult<BotPool> {
+    match move_time {
+        None => Ok(BotPool::default()),
+        Some(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
+            Ok(BotPool::new(Duration::from_secs_f64(secs)))
+        }
+        Some(secs) => Err(PyValueError::new_err(format!(
+            "move_time {secs}: give the seconds a bot may take to answer, above 0 and at most a day"
+        ))),
+    }
 }
 
 /// Runs the long command `C` on its own thread ([`run_on_thread`]) and returns what it prints
@@ -128,6 +145,7 @@ fn run_in_python<C: Render>(
 where
     C::Job: Send + 'static,
 {
+    let pool = bot_pool(options.move_time)?;
     let stop = Arc::new(AtomicBool::new(false));
     // A run told to stop saves its progress; from Python it is not resumed, so it saves into
     // a folder of its own that is removed however the run ends (nothing is left behind).
@@ -144,6 +162,7 @@ where
         threads: options.threads.unwrap_or(defaults.threads),
         stop: Arc::clone(&stop),
         checkpoint: Some(scratch.join("run.checkpoint")),
+        bot_pool: pool,
         ..defaults
     };
     let counted = Arc::new(Counted::default());
@@ -180,7 +199,7 @@ fn finished_within<T>(worker: &std::thread::JoinHandle<T>, wait: Duration) -> bo
 
 /// `napsim simulate --out -` with the same arguments: the per-bid CSV.
 #[pyfunction]
-#[pyo3(signature = (rules, players, deals, bid, play, seed, threads, progress))]
+#[pyo3(signature = (rules, players, deals, bid, play, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
 fn simulate_csv(
     py: Python<'_>,
@@ -192,6 +211,7 @@ fn simulate_csv(
     seed: Option<u64>,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    move_time: Option<f64>,
 ) -> PyResult<String> {
     let job = SimulateJob {
         players,
@@ -205,13 +225,14 @@ fn simulate_csv(
         seed,
         threads,
         progress,
+        move_time,
     };
     run_in_python::<Simulate>(py, options, job, Some(PathBuf::from("-")))
 }
 
 /// `napsim hand CARDS --json` with the same arguments: the JSON document.
 #[pyfunction]
-#[pyo3(signature = (cards, rules, players, seat, after, worlds, precision, play, others_bid, dd, as_declarer, seed, threads, progress))]
+#[pyo3(signature = (cards, rules, players, seat, after, worlds, precision, play, others_bid, dd, as_declarer, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
 fn hand_json(
     py: Python<'_>,
@@ -229,6 +250,7 @@ fn hand_json(
     seed: Option<u64>,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    move_time: Option<f64>,
 ) -> PyResult<String> {
     let defaults = HandJob::new(cards);
     let job = HandJob {
@@ -248,13 +270,14 @@ fn hand_json(
         seed,
         threads,
         progress,
+        move_time,
     };
     run_in_python::<Hand>(py, options, job, None)
 }
 
 /// `napsim bid-table --out -` with the same arguments: the bid table's CSV.
 #[pyfunction]
-#[pyo3(signature = (rules, players, deals, play, by, dd_deals, per_class, classes, class_labels, min_hands, auction, seed, threads, progress))]
+#[pyo3(signature = (rules, players, deals, play, by, dd_deals, per_class, classes, class_labels, min_hands, auction, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
 fn bid_table_csv(
     py: Python<'_>,
@@ -272,6 +295,7 @@ fn bid_table_csv(
     seed: Option<u64>,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    move_time: Option<f64>,
 ) -> PyResult<String> {
     let class_rows = match &classes {
         Some(path) => read_class_file(path).map_err(|e| PyValueError::new_err(e.to_string()))?,
@@ -292,13 +316,14 @@ fn bid_table_csv(
         seed,
         threads,
         progress,
+        move_time,
     };
     run_in_python::<BidTable>(py, options, job, Some(PathBuf::from("-")))
 }
 
 /// `napsim thresholds --out -` with the same arguments: one CSV row per bid and threshold.
 #[pyfunction]
-#[pyo3(signature = (rules, players, deals, play, seat, auction, seed, threads, progress))]
+#[pyo3(signature = (rules, players, deals, play, seat, auction, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
 fn thresholds_csv(
     py: Python<'_>,
@@ -311,6 +336,7 @@ fn thresholds_csv(
     seed: Option<u64>,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    move_time: Option<f64>,
 ) -> PyResult<String> {
     let job = ThresholdsJob {
         play,
@@ -323,13 +349,14 @@ fn thresholds_csv(
         seed,
         threads,
         progress,
+        move_time,
     };
     run_in_python::<Thresholds>(py, options, job, Some(PathBuf::from("-")))
 }
 
 /// `napsim tournament --out -` with the same arguments: one CSV row per entrant.
 #[pyfunction]
-#[pyo3(signature = (rules, players, entrants, sessions, duplicate, forfeit, sprt, sprt_on, alpha, beta, seed, threads, progress))]
+#[pyo3(signature = (rules, players, entrants, sessions, duplicate, forfeit, sprt, sprt_on, alpha, beta, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
 fn tournament_csv(
     py: Python<'_>,
@@ -346,6 +373,7 @@ fn tournament_csv(
     seed: Option<u64>,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    move_time: Option<f64>,
 ) -> PyResult<String> {
     let sprt = match sprt {
         Some((d0, d1)) => {
@@ -380,6 +408,7 @@ fn tournament_csv(
         seed,
         threads,
         progress,
+        move_time,
     };
     run_in_python::<Tournament>(py, options, job, Some(PathBuf::from("-")))
 }
@@ -448,7 +477,7 @@ impl std::io::Write for Stoppable {
 /// `napsim review - --json` with the same arguments, the records (`deal --json` lines) given
 /// as text: the JSON Lines.
 #[pyfunction]
-#[pyo3(signature = (rules, records, worlds, eval_play, others_bid, choice, seed, summary, threads, progress))]
+#[pyo3(signature = (rules, records, worlds, eval_play, others_bid, choice, seed, summary, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
 fn review_json(
     py: Python<'_>,
@@ -462,6 +491,7 @@ fn review_json(
     summary: bool,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
+    move_time: Option<f64>,
 ) -> PyResult<String> {
     let defaults = ReviewJob::new(
         Some(PathBuf::from("-")),
@@ -476,6 +506,7 @@ fn review_json(
         json: true,
         summary,
         rules_given: rules.is_some(),
+        bot_pool: bot_pool(move_time)?,
         ..defaults
     };
     let rules = rules.unwrap_or_else(|| napsim::rules::DEFAULT_PROFILE.to_string());

@@ -314,3 +314,17 @@ def test_a_game_refuses_a_wrong_answer_and_its_hints_change_nothing():
     assert plain.records() == hinted.records()
     with pytest.raises(ValueError, match="seat"):
         napsim.Game(seat=4)
+
+
+def test_move_time_bounds_a_hanging_bot_and_nothing_is_left_running():
+    import time
+
+    tag = f"tag-python-hang-{os.getpid()}"
+    bot = f"ext:cmd=(python3 {ROOT}/tests/bots/misbehave.py hang 1 {tag})"
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="did not answer within 0.5 s"):
+        napsim.simulate(deals=100, seed=1, play=bot, move_time=0.5, threads=1)
+    assert time.monotonic() - start < 10
+    assert not running(tag)
+    with pytest.raises(ValueError, match="move_time"):
+        napsim.simulate(deals=100, seed=1, move_time=0)
