@@ -210,12 +210,22 @@ fn lock_dirs<'a>(dirs: impl Iterator<Item = &'a Path>) -> Vec<std::fs::File> {
     resolved
         .iter()
         .filter_map(|dir| std::fs::File::open(dir).ok())
-        .filter(|file| {
-            use std::os::fd::AsRawFd;
-            // SAFETY: flock on a descriptor this function owns.
-            unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) == 0 }
-        })
+        .filter(lock_exclusive)
         .collect()
+}
+
+/// Takes an exclusive `flock(2)` lock on `file` (a folder); false when it cannot.
+#[cfg(unix)]
+fn lock_exclusive(file: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor the caller owns.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) == 0 }
+}
+
+/// Without `flock(2)` no folder is locked (the lock only guards against a rare mix).
+#[cfg(not(unix))]
+fn lock_exclusive(_: &std::fs::File) -> bool {
+    false
 }
 
 /// Creates the folders missing above a file in `dir`, outermost first, adding each one it

@@ -491,13 +491,11 @@ fn controls_of(args: &LongArgs, bots: &BotPool) -> Result<Controls, Error> {
 /// says so. SIGHUP is left alone when it was ignored at the start: `nohup napsim ...` asks to
 /// outlive the terminal.
 fn stop_on_signals(bots: BotKiller) -> Result<Arc<AtomicBool>, Error> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let stop = Arc::new(AtomicBool::new(false));
     let _ = DEFERRED_KILLER.set(bots.clone());
     crate::files::set_deferred_exit(exit_interrupted);
     drop_plain_handlers();
-    let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
-    for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
+    for signal in stop_signals() {
         let stop = Arc::clone(&stop);
         let bots = bots.clone();
         let handler = move || {
@@ -531,10 +529,8 @@ static PLAIN_HANDLERS: std::sync::Mutex<Vec<signal_hook::SigId>> =
 /// (which a terminal's signal no longer reaches) and exits, as the default action would. The
 /// long commands and `play` replace these with their own ([`drop_plain_handlers`]).
 fn end_bots_on_signals(bots: BotKiller) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
     let mut ids = PLAIN_HANDLERS.lock().unwrap_or_else(|e| e.into_inner());
-    for signal in [SIGINT, SIGTERM].into_iter().chain(hangup) {
+    for signal in stop_signals() {
         let bots = bots.clone();
         let handler = move || {
             bots.kill();
@@ -569,6 +565,7 @@ fn exit_interrupted() -> ! {
 }
 
 /// Writes `text` to stderr from a signal handler (`write(2)` alone: no lock, no allocation).
+#[cfg(unix)]
 fn say_in_handler(text: &[u8]) {
     // SAFETY: write(2) on the stderr descriptor with a valid buffer and its length.
     unsafe {
@@ -576,16 +573,34 @@ fn say_in_handler(text: &[u8]) {
     }
 }
 
+/// Elsewhere a handler says nothing.
+#[cfg(not(unix))]
+fn say_in_handler(_: &[u8]) {}
+
+/// The signals that stop napsim: SIGINT, SIGTERM, and SIGHUP (a closed terminal) unless it
+/// was ignored at the start (`nohup napsim ...` asks to outlive the terminal).
+#[cfg(unix)]
+fn stop_signals() -> Vec<i32> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
+    [SIGINT, SIGTERM].into_iter().chain(hangup).collect()
+}
+
+/// The signals that stop napsim where there is no SIGHUP: SIGINT and SIGTERM.
+#[cfg(not(unix))]
+fn stop_signals() -> Vec<i32> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    vec![SIGINT, SIGTERM]
+}
+
 /// For `napsim play`: the first SIGINT, SIGTERM or SIGHUP (unless ignored, as under `nohup`)
 /// says where the session's finished deals are saved, ends the bots and exits
 /// ([`INTERRUPTED`]). A session waits on its reader, so a flag would not be seen: a thread of
 /// its own waits for the signal.
+#[cfg(unix)]
 fn report_on_signals(file: commands::SessionFile, bots: BotPool) -> Result<(), Error> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let hangup = (!ignored(SIGHUP)).then_some(SIGHUP);
-    let wanted: Vec<i32> = [SIGINT, SIGTERM].into_iter().chain(hangup).collect();
     drop_plain_handlers();
-    let mut signals = signal_hook::iterator::Signals::new(&wanted)
+    let mut signals = signal_hook::iterator::Signals::new(stop_signals())
         .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
     std::thread::spawn(move || {
         if signals.forever().next().is_some() {
@@ -597,7 +612,15 @@ fn report_on_signals(file: commands::SessionFile, bots: BotPool) -> Result<(), E
     Ok(())
 }
 
+/// Where signals cannot be waited for on a thread, a session keeps the plain handlers: the
+/// finished deals are saved as each ends.
+#[cfg(not(unix))]
+fn report_on_signals(_: commands::SessionFile, _: BotPool) -> Result<(), Error> {
+    Ok(())
+}
+
 /// Whether `signal` is ignored (as `nohup` leaves SIGHUP).
+#[cfg(unix)]
 fn ignored(signal: i32) -> bool {
     // SAFETY: with a null new action, sigaction only reads the current one into `old`.
     unsafe {

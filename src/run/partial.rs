@@ -395,7 +395,15 @@ impl Spent {
     }
 }
 
+/// CPU seconds (user and system, every thread) this process has used so far (0 where the
+/// system has no `getrusage`).
+#[cfg(not(unix))]
+pub fn process_cpu_seconds() -> f64 {
+    0.0
+}
+
 /// CPU seconds (user and system, every thread) this process has used so far.
+#[cfg(unix)]
 pub fn process_cpu_seconds() -> f64 {
     // SAFETY: getrusage only writes the struct it is given.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

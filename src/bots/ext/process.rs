@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use sys::{await_group_end, describe, has_exited, kill_group, ready_within, spawn_in_group};
 
 /// The external bots of a run: their processes, started on first use (one per program for each
 /// request under way at once, so at most one per worker thread; a program asked for both calls
@@ -222,14 +222,14 @@ impl BotPool {
         // A process group of its own: a Ctrl-C at the terminal reaches napsim alone, which
         // stops cleanly and then ends its bots; and ending the group ends whatever the bot
         // started.
-        let mut child = Command::new(name)
+        let mut command = Command::new(name);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(log)
-            .process_group(0)
-            .spawn()
-            .map_err(|e| Failure::Start(format!("{name}: {e}")))?;
+            .stderr(log);
+        let mut child =
+            spawn_in_group(&mut command).map_err(|e| Failure::Start(format!("{name}: {e}")))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let pid = child.id();
@@ -455,21 +455,7 @@ impl Bot {
     /// Waits at most `wait` for output and appends what came to `pending`: true when something
     /// came, false when nothing did, [`NoLine::Closed`] when the output closed.
     fn fill(&mut self, wait: Duration) -> Result<bool, NoLine> {
-        let mut poll = libc::pollfd {
-            fd: self.stdout.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let millis = wait.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: one valid pollfd for the length given.
-        let ready = unsafe { libc::poll(&mut poll, 1, millis) };
-        if ready < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                return Ok(false);
-            }
-            return Err(NoLine::Closed);
-        }
-        if ready == 0 {
+        if !ready_within(&self.stdout, wait)? {
             return Ok(false);
         }
         match self.stdout.read(&mut self.chunk[..]) {
@@ -538,37 +524,6 @@ pub(super) struct Answers {
     pub answer: String,
 }
 
-/// Whether the process `pid` (a child not reaped yet) has exited; it stays unreaped, so its
-/// process group keeps its number until [`kill_group`].
-fn has_exited(pid: u32) -> bool {
-    // SAFETY: waitid writes only into `info`; WNOWAIT leaves the child to be reaped later.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 && info.si_pid() != 0
-    }
-}
-
-/// Kills the process group a bot leads: the bot and the children it started.
-fn kill_group(pid: u32) {
-    // SAFETY: kill has no memory effects; a group that is gone gives ESRCH, ignored.
-    unsafe {
-        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
-    }
-}
-
-/// Waits (half a second at most) until the process group `pid` led is gone: a signal is
-/// delivered after `kill` returns, and napsim must not end before the bot's children have.
-fn await_group_end(pid: u32) {
-    for _ in 0..100 {
-        // SAFETY: signal 0 only asks whether the group still has a member.
-        if unsafe { libc::kill(-(pid as libc::pid_t), 0) } != 0 {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
@@ -579,11 +534,120 @@ fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
-fn describe(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exited with status {code}"),
-        (None, Some(signal)) => format!("was killed by signal {signal}"),
-        _ => "exited".into(),
+/// The system calls the bots need: Unix ones (process groups, `poll(2)`, `waitid(2)`,
+/// `kill(2)`); elsewhere no bot starts, and the rest does nothing.
+#[cfg(unix)]
+mod sys {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    use std::process::{Child, ChildStdout, Command};
+    use std::time::Duration;
+
+    use super::NoLine;
+
+    /// Starts `command` in a process group of its own: a Ctrl-C at the terminal reaches napsim
+    /// alone, which stops cleanly and then ends its bots; and ending the group ends whatever
+    /// the bot started.
+    pub(super) fn spawn_in_group(command: &mut Command) -> std::io::Result<Child> {
+        command.process_group(0).spawn()
+    }
+
+    /// Whether `out` has something to read within `wait` (`poll(2)` on the pipe itself: a
+    /// reader thread would add two thread switches to every request); [`NoLine::Closed`] when
+    /// the wait failed.
+    pub(super) fn ready_within(out: &ChildStdout, wait: Duration) -> Result<bool, NoLine> {
+        let mut poll = libc::pollfd {
+            fd: out.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = wait.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd for the length given.
+        let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+        if ready < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                return Ok(false);
+            }
+            return Err(NoLine::Closed);
+        }
+        Ok(ready > 0)
+    }
+
+    /// Whether the process `pid` (a child not reaped yet) has exited; it stays unreaped, so
+    /// its process group keeps its number until [`kill_group`].
+    pub(super) fn has_exited(pid: u32) -> bool {
+        // SAFETY: waitid writes only into `info`; WNOWAIT leaves the child to be reaped later.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0
+                && info.si_pid() != 0
+        }
+    }
+
+    /// Kills the process group a bot leads: the bot and the children it started.
+    pub(super) fn kill_group(pid: u32) {
+        // SAFETY: kill has no memory effects; a group that is gone gives ESRCH, ignored.
+        unsafe {
+            libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
+        }
+    }
+
+    /// Waits (half a second at most) until the process group `pid` led is gone: a signal is
+    /// delivered after `kill` returns, and napsim must not end before the bot's children have.
+    pub(super) fn await_group_end(pid: u32) {
+        for _ in 0..100 {
+            // SAFETY: signal 0 only asks whether the group still has a member.
+            if unsafe { libc::kill(-(pid as libc::pid_t), 0) } != 0 {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// How a process ended, in words.
+    pub(super) fn describe(status: std::process::ExitStatus) -> String {
+        use std::os::unix::process::ExitStatusExt;
+        match (status.code(), status.signal()) {
+            (Some(code), _) => format!("exited with status {code}"),
+            (None, Some(signal)) => format!("was killed by signal {signal}"),
+            _ => "exited".into(),
+        }
+    }
+}
+
+/// Without Unix process groups and `poll(2)` a bot cannot be bounded in time nor ended with
+/// what it started: none is started (the spec's first request says so).
+#[cfg(not(unix))]
+mod sys {
+    use std::process::{Child, ChildStdout, Command};
+    use std::time::Duration;
+
+    use super::NoLine;
+
+    pub(super) fn spawn_in_group(_: &mut Command) -> std::io::Result<Child> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "external bots need a Unix system (process groups and poll)",
+        ))
+    }
+
+    pub(super) fn ready_within(_: &ChildStdout, _: Duration) -> Result<bool, NoLine> {
+        Err(NoLine::Closed)
+    }
+
+    pub(super) fn has_exited(_: u32) -> bool {
+        true
+    }
+
+    pub(super) fn kill_group(_: u32) {}
+
+    pub(super) fn await_group_end(_: u32) {}
+
+    pub(super) fn describe(status: std::process::ExitStatus) -> String {
+        match status.code() {
+            Some(code) => format!("exited with status {code}"),
+            None => "exited".into(),
+        }
     }
 }
