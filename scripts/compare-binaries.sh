@@ -8,8 +8,9 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin-old" "$work/bin-new"
 cp "$1" "$work/bin-old/napsim"; cp "$2" "$work/bin-new/napsim"
 old="$work/bin-old/napsim"; new="$work/bin-new/napsim"
-# Timings differ from run to run, and napsim_version carries the source revision: masked.
-mask() { sed -E 's#'"$work"'/bin-(old|new)#BIN#g; s#'"$work"'/(old|new)/#DIR/#g; s/[0-9]+\.[0-9]+ ?(s|ms|µs)\b/T s/g; s/"elapsed_seconds": ?[0-9.e+-]+/"elapsed_seconds": T/g; s/"cpu_seconds": ?[0-9.e+-]+/"cpu_seconds": T/g; s/"time_us": ?\{[^}]*\}/"time_us": T/g; s/"napsim_version": ?"[^"]*"/"napsim_version": V/g; s/\([0-9]+ deals\/s\)/(R deals\/s)/g; s/(mean|median|p99|max|p90)[ =:]+[0-9.]+/\1 T/g'; }
+# Timings differ from run to run, and napsim_version carries the source revision: masked (and
+# the digest that closes a partial file, which covers both; the rest of the file is compared).
+mask() { sed -E 's#'"$work"'/bin-(old|new)#BIN#g; s#'"$work"'/(old|new)/#DIR/#g; s/[0-9]+\.[0-9]+ ?(s|ms|µs)\b/T s/g; s/"elapsed_seconds": ?[0-9.e+-]+/"elapsed_seconds": T/g; s/"cpu_seconds": ?[0-9.e+-]+/"cpu_seconds": T/g; s/"time_us": ?\{[^}]*\}/"time_us": T/g; s/"napsim_version": ?"[^"]*"/"napsim_version": V/g; s/"digest": ?"[0-9a-f]{16}"\}$/"digest": D}/; s/\([0-9]+ deals\/s\)/(R deals\/s)/g; s/(mean|median|p99|max|p90)[ =:]+[0-9.]+/\1 T/g'; }
 n=0; bad=0
 run() {
   n=$((n + 1))
