@@ -328,3 +328,15 @@ def test_move_time_bounds_a_hanging_bot_and_nothing_is_left_running():
     assert not running(tag)
     with pytest.raises(ValueError, match="move_time"):
         napsim.simulate(deals=100, seed=1, move_time=0)
+
+
+def test_a_profile_is_given_by_name_or_by_the_path_of_its_toml(tmp_path):
+    toml = os.path.join(ROOT, "configs", "rules", "pub-guide.toml")
+    by_path = napsim.simulate(rules=toml, players=5, deals=3_000, seed=9)
+    assert_same_rows(by_path, cli_csv("--rules", toml, "simulate", "--out", "-", "--quiet", "--players", "5", "--deals", "3000", "--seed", "9"))
+    doc = napsim.hand("AH KH 9H 7D 2C", rules=toml, worlds=64, play="heuristic", seed=2)
+    assert doc == cli_json("--rules", toml, "hand", "AH KH 9H 7D 2C", "--worlds", "64", "--play", "heuristic", "--seed", "2", "--json")
+    game = napsim.Game(rules=toml, players=3, seed=1, deals=1, bots="threshold/heuristic")
+    assert game.advance()[1] is not None
+    with pytest.raises(ValueError):
+        napsim.simulate(rules=str(tmp_path / "missing.toml"), deals=10)
