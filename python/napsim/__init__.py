@@ -9,8 +9,6 @@ defaults and returns the same numbers as the command for the same arguments and 
     True
 """
 
-import csv
-import io
 import json
 
 from . import _napsim
@@ -72,24 +70,14 @@ def hand(
 
 
 def _table(text):
-    """CSV text as a pandas DataFrame when pandas is installed, else a list of dicts (strings
-    converted to numbers where they are numbers)."""
+    """Rows given as a JSON array of objects (the command's CSV rows, its columns in order) as a
+    pandas DataFrame when pandas is installed, else the list of dicts."""
+    rows = json.loads(text)
     try:
         import pandas
     except ImportError:
-        pandas = None
-    if pandas is not None:
-        return pandas.read_csv(io.StringIO(text))
-
-    def value(text):
-        for kind in (int, float):
-            try:
-                return kind(text)
-            except ValueError:
-                pass
-        return text
-
-    return [{key: value(cell) for key, cell in row.items()} for row in csv.DictReader(io.StringIO(text))]
+        return rows
+    return pandas.DataFrame.from_records(rows, columns=list(rows[0]) if rows else None)
 
 
 def simulate(
@@ -102,7 +90,7 @@ def simulate(
     (KeyboardInterrupt) after the blocks under way, leaving nothing running. `progress`, if
     given, is called as progress(done, total) in deals while the run goes on.
     """
-    return _table(_napsim.simulate_csv(rules, players, deals, bid, play, seed, threads, progress, move_time))
+    return _table(_napsim.simulate_rows(rules, players, deals, bid, play, seed, threads, progress, move_time))
 
 
 def bid_table(
@@ -130,7 +118,7 @@ def bid_table(
     (--dd-deals), `per_class` (--per-class), `classes` (--classes FILE), `class_labels` (a
     list of --class labels), `min_hands` (--min-hands), `auction` (--auction).
     """
-    text = _napsim.bid_table_csv(
+    text = _napsim.bid_table_rows(
         rules,
         players,
         deals,
@@ -155,7 +143,7 @@ def thresholds(
 ):
     """The best point-count threshold for each bid: `napsim thresholds --out -` as a table
     with the CSV's columns (one row per bid and threshold)."""
-    return _table(_napsim.thresholds_csv(rules, players, deals, play, seat, auction, seed, threads, progress, move_time))
+    return _table(_napsim.thresholds_rows(rules, players, deals, play, seat, auction, seed, threads, progress, move_time))
 
 
 def tournament(
@@ -185,7 +173,7 @@ def tournament(
     if isinstance(entrants, dict):
         entrants = [f"{name}={spec}" for name, spec in entrants.items()]
     bounds = None if sprt is None else (float(sprt[0]), float(sprt[1]))
-    text = _napsim.tournament_csv(
+    text = _napsim.tournament_rows(
         rules, players, list(entrants), sessions, duplicate, forfeit, bounds, sprt_on, alpha, beta, seed, threads, progress, move_time
     )
     return _table(text)

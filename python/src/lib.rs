@@ -17,8 +17,13 @@ use napsim::analysis::simulate::{Simulate, SimulateJob};
 use napsim::analysis::thresholds::{Thresholds, ThresholdsJob};
 use napsim::analysis::tournament::{Tournament, TournamentJob};
 use napsim::bots::ext::BotPool;
-use napsim::commands::{self, LongRun, Outputs, Render, ReviewJob, SolveJob, run_long};
+use napsim::commands::{
+    self, LongRun, Outputs, Render, ReviewJob, Rows, SolveJob, run_long, run_long_rows,
+};
+use napsim::error::Error;
+use napsim::rules::Profile;
 use napsim::run::Controls;
+use napsim::run::LongCommand;
 use napsim::sim::Progress;
 use napsim::stats::sprt::Sprt;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -134,13 +139,28 @@ fn bot_pool(move_time: Option<f64>) -> PyResult<BotPool> {
     }
 }
 
-/// Runs the long command `C` on its own thread ([`run_on_thread`]) and returns what it prints
-/// to stdout, `out` being the output it is told to write (`-` for stdout).
+/// How a long command's finished run becomes the text handed to Python.
+type Finish<C> = fn(&Profile, <C as LongCommand>::Job, LongRun) -> Result<String, Error>;
+
+/// What the command prints to stdout.
+fn printed<C: Render>(profile: &Profile, job: C::Job, run: LongRun) -> Result<String, Error> {
+    let rendered = run_long::<C>(profile, job, run, napsim::rng::fresh_seed)?;
+    String::from_utf8(rendered.stdout).map_err(|e| Error::Runtime(e.to_string()))
+}
+
+/// The command's rows ([`Rows`]) as a JSON array of objects.
+fn rows_json<C: Rows>(profile: &Profile, job: C::Job, run: LongRun) -> Result<String, Error> {
+    let rows = run_long_rows::<C>(profile, job, run, napsim::rng::fresh_seed)?;
+    serde_json::to_string(&rows).map_err(|e| Error::Runtime(e.to_string()))
+}
+
+/// Runs the long command `C` on its own thread ([`run_on_thread`]), `out` being the output it
+/// is told to write, and returns what `finish` makes of it.
 fn run_in_python<C: Render>(
     py: Python<'_>,
     options: RunOptions,
     job: C::Job,
-    out: Option<PathBuf>,
+    (out, finish): (Option<PathBuf>, Finish<C>),
 ) -> PyResult<String>
 where
     C::Job: Send + 'static,
@@ -179,9 +199,7 @@ where
             },
             progress: reporter.as_ref(),
         };
-        let rendered =
-            run_long::<C>(&profile, job, run, napsim::rng::fresh_seed).map_err(described)?;
-        String::from_utf8(rendered.stdout).map_err(|e| (false, e.to_string()))
+        finish(&profile, job, run).map_err(described)
     };
     let result = run_on_thread(py, options.progress, counted, stop, work);
     let _ = std::fs::remove_dir_all(&scratch);
@@ -197,11 +215,11 @@ fn finished_within<T>(worker: &std::thread::JoinHandle<T>, wait: Duration) -> bo
     worker.is_finished()
 }
 
-/// `napsim simulate --out -` with the same arguments: the per-bid CSV.
+/// `napsim simulate` with the same arguments: the per-bid rows (its CSV's), as JSON.
 #[pyfunction]
 #[pyo3(signature = (rules, players, deals, bid, play, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
-fn simulate_csv(
+fn simulate_rows(
     py: Python<'_>,
     rules: String,
     players: usize,
@@ -227,7 +245,7 @@ fn simulate_csv(
         progress,
         move_time,
     };
-    run_in_python::<Simulate>(py, options, job, Some(PathBuf::from("-")))
+    run_in_python::<Simulate>(py, options, job, (None, rows_json::<Simulate>))
 }
 
 /// `napsim hand CARDS --json` with the same arguments: the JSON document.
@@ -272,14 +290,14 @@ fn hand_json(
         progress,
         move_time,
     };
-    run_in_python::<Hand>(py, options, job, None)
+    run_in_python::<Hand>(py, options, job, (None, printed::<Hand>))
 }
 
-/// `napsim bid-table --out -` with the same arguments: the bid table's CSV.
+/// `napsim bid-table` with the same arguments: the bid table's rows (its CSV's), as JSON.
 #[pyfunction]
 #[pyo3(signature = (rules, players, deals, play, by, dd_deals, per_class, classes, class_labels, min_hands, auction, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
-fn bid_table_csv(
+fn bid_table_rows(
     py: Python<'_>,
     rules: String,
     players: usize,
@@ -318,14 +336,15 @@ fn bid_table_csv(
         progress,
         move_time,
     };
-    run_in_python::<BidTable>(py, options, job, Some(PathBuf::from("-")))
+    run_in_python::<BidTable>(py, options, job, (None, rows_json::<BidTable>))
 }
 
-/// `napsim thresholds --out -` with the same arguments: one CSV row per bid and threshold.
+/// `napsim thresholds` with the same arguments: a row per bid and threshold (its CSV's), as
+/// JSON.
 #[pyfunction]
 #[pyo3(signature = (rules, players, deals, play, seat, auction, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
-fn thresholds_csv(
+fn thresholds_rows(
     py: Python<'_>,
     rules: String,
     players: usize,
@@ -351,14 +370,14 @@ fn thresholds_csv(
         progress,
         move_time,
     };
-    run_in_python::<Thresholds>(py, options, job, Some(PathBuf::from("-")))
+    run_in_python::<Thresholds>(py, options, job, (None, rows_json::<Thresholds>))
 }
 
-/// `napsim tournament --out -` with the same arguments: one CSV row per entrant.
+/// `napsim tournament` with the same arguments: a row per entrant (its CSV's), as JSON.
 #[pyfunction]
 #[pyo3(signature = (rules, players, entrants, sessions, duplicate, forfeit, sprt, sprt_on, alpha, beta, seed, threads, progress, move_time))]
 #[allow(clippy::too_many_arguments)]
-fn tournament_csv(
+fn tournament_rows(
     py: Python<'_>,
     rules: String,
     players: usize,
@@ -410,7 +429,7 @@ fn tournament_csv(
         progress,
         move_time,
     };
-    run_in_python::<Tournament>(py, options, job, Some(PathBuf::from("-")))
+    run_in_python::<Tournament>(py, options, job, (None, rows_json::<Tournament>))
 }
 
 /// `napsim solve ... --json` with the same arguments: the JSON document.
@@ -530,10 +549,10 @@ fn review_json(
 #[pymodule]
 fn _napsim(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(hand_json, module)?)?;
-    module.add_function(wrap_pyfunction!(simulate_csv, module)?)?;
-    module.add_function(wrap_pyfunction!(bid_table_csv, module)?)?;
-    module.add_function(wrap_pyfunction!(thresholds_csv, module)?)?;
-    module.add_function(wrap_pyfunction!(tournament_csv, module)?)?;
+    module.add_function(wrap_pyfunction!(simulate_rows, module)?)?;
+    module.add_function(wrap_pyfunction!(bid_table_rows, module)?)?;
+    module.add_function(wrap_pyfunction!(thresholds_rows, module)?)?;
+    module.add_function(wrap_pyfunction!(tournament_rows, module)?)?;
     module.add_function(wrap_pyfunction!(solve_json, module)?)?;
     module.add_function(wrap_pyfunction!(review_json, module)?)?;
     module.add_class::<game::PyGame>()?;

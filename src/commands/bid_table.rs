@@ -2,11 +2,26 @@
 
 use std::path::Path;
 
-use super::{Finished, Render, shell_word};
+use super::{Finished, Render, Rows, shell_word};
 use crate::analysis::bid_table::{self, BidTable, BidTableTally};
 use crate::error::Error;
 use crate::report::{self, Rendered};
 use crate::run::LongCommand;
+
+impl Rows for BidTable {
+    type Row = bid_table::BidTableRow;
+
+    /// The rows of the table, its counts first checked against the job's seats and classes.
+    fn rows(&self, tally: &BidTableTally, seed: u64) -> Result<Vec<Self::Row>, Error> {
+        let job = self.job();
+        bid_table::check_seats(tally, job.players)?;
+        let config = self.config(seed);
+        if let Some(strata) = &config.strata {
+            bid_table::check_strata(tally, strata, config.scheme)?;
+        }
+        Ok(bid_table::rows(tally, &config, job.min_hands))
+    }
+}
 
 impl Render for BidTable {
     const EXTRA_OUTPUTS: &'static [&'static str] = &["--markdown", "--plot"];
@@ -16,13 +31,9 @@ impl Render for BidTable {
     fn render(&self, tally: &BidTableTally, finished: &Finished) -> Result<Rendered, Error> {
         let job = self.job();
         let profile = self.profile();
-        bid_table::check_seats(tally, job.players)?;
         let seed = finished.identity.seed;
         let config = self.config(seed);
-        if let Some(strata) = &config.strata {
-            bid_table::check_strata(tally, strata, config.scheme)?;
-        }
-        let rows = bid_table::rows(tally, &config, job.min_hands);
+        let rows = self.rows(tally, seed)?;
         // The command that reproduces the tables: resolved arguments, no thread count.
         let sampling = match job.per_class {
             Some(n) => {

@@ -163,6 +163,16 @@ pub trait Render: LongCommand {
     fn render(&self, tally: &Self::Tally, finished: &Finished) -> Result<Rendered, Error>;
 }
 
+/// A long command whose results are rows: what its CSV holds, as data, before any rendering
+/// (the CLI renders them; the Python package and other callers take them as they are).
+pub trait Rows: Render {
+    /// One row: the CSV row's fields, in the CSV's order.
+    type Row: serde::Serialize;
+
+    /// The rows of the finished run's `tally` with `seed`.
+    fn rows(&self, tally: &Self::Tally, seed: u64) -> Result<Vec<Self::Row>, Error>;
+}
+
 /// A long command's run, as asked.
 pub struct LongRun<'a> {
     /// The seed given, if any.
@@ -184,6 +194,34 @@ pub fn run_long<C: Render>(
     run: LongRun,
     fresh_seed: impl FnOnce() -> u64,
 ) -> Result<Rendered, Error> {
+    match finish_long::<C>(profile, job, run, fresh_seed)? {
+        Some((command, tally, finished)) => command.render(&tally, &finished),
+        None => Ok(Rendered::default()),
+    }
+}
+
+/// Runs the long command `C` with `job` on `profile` as [`run_long`] does and returns its
+/// results as rows instead of rendering them (a shard's run has none: an empty list).
+pub fn run_long_rows<C: Rows>(
+    profile: &Profile,
+    job: C::Job,
+    run: LongRun,
+    fresh_seed: impl FnOnce() -> u64,
+) -> Result<Vec<C::Row>, Error> {
+    match finish_long::<C>(profile, job, run, fresh_seed)? {
+        Some((command, tally, finished)) => command.rows(&tally, finished.identity.seed),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Prepares and runs the long command `C`: the command, its tally and what the outputs need
+/// to know of the run; None for a shard, whose partial result is written instead.
+fn finish_long<C: Render>(
+    profile: &Profile,
+    job: C::Job,
+    run: LongRun,
+    fresh_seed: impl FnOnce() -> u64,
+) -> Result<Option<(C, C::Tally, Finished)>, Error> {
     let command = C::prepare(profile, job, &run.controls.bot_pool)?;
     run.outputs.check(run.controls.shard)?;
     let out = run.outputs.out.as_deref();
@@ -191,7 +229,7 @@ pub fn run_long<C: Render>(
     let seed = execution.seed(run.seed)?.unwrap_or_else(fresh_seed);
     command.check_seed(seed)?;
     let Some(done) = execution.run(&command, seed, out)? else {
-        return Ok(Rendered::default());
+        return Ok(None);
     };
     let finished = Finished {
         identity: done.identity,
@@ -202,7 +240,7 @@ pub fn run_long<C: Render>(
         ),
         outputs: run.outputs,
     };
-    command.render(&done.tally, &finished)
+    Ok(Some((command, done.tally, finished)))
 }
 
 /// How one long command's parts are merged and rendered.

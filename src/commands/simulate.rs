@@ -2,19 +2,33 @@
 
 use std::path::Path;
 
-use super::{Finished, Render, csv_of};
+use super::{Finished, Render, Rows, csv_of};
 use crate::analysis::simulate::{self, Simulate, SimulateTally};
 use crate::error::Error;
 use crate::report::{self, Rendered};
 use crate::run::LongCommand;
 
+impl Rows for Simulate {
+    type Row = simulate::SimulateRow;
+
+    fn rows(&self, tally: &SimulateTally, seed: u64) -> Result<Vec<Self::Row>, Error> {
+        let job = self.job();
+        let profile = self.profile();
+        Ok(simulate::rows(
+            tally,
+            profile,
+            job.players,
+            &job.bid,
+            &job.play,
+            seed,
+        ))
+    }
+}
+
 impl Render for Simulate {
     /// The CSV (to `--out`, with its manifest, or to stdout for `-`) and the summary.
     fn render(&self, tally: &SimulateTally, finished: &Finished) -> Result<Rendered, Error> {
-        let job = self.job();
-        let profile = self.profile();
-        let seed = finished.identity.seed;
-        let rows = simulate::rows(tally, profile, job.players, &job.bid, &job.play, seed);
+        let rows = self.rows(tally, finished.identity.seed)?;
         let csv = csv_of(&rows)?;
         let summary = report::simulate_summary(&rows, tally, finished.run.elapsed_seconds);
         let mut rendered = Rendered::default();

@@ -2,12 +2,22 @@
 
 use std::path::Path;
 
-use super::{Finished, Render, csv_of};
+use super::{Finished, Render, Rows, csv_of};
 use crate::analysis::bid_table::{self, BidTableTally};
 use crate::analysis::thresholds::{self, Thresholds};
 use crate::error::Error;
 use crate::report::{self, Rendered};
 use crate::run::LongCommand;
+
+impl Rows for Thresholds {
+    type Row = thresholds::ThresholdRow;
+
+    fn rows(&self, tally: &BidTableTally, _seed: u64) -> Result<Vec<Self::Row>, Error> {
+        let job = self.job();
+        bid_table::check_seats(tally, job.players)?;
+        Ok(thresholds::sweep(tally, self.profile(), job.players, job.seat).0)
+    }
+}
 
 impl Render for Thresholds {
     /// The CSV (to `--out` with its manifest, or to stdout for `-`) and the table of best

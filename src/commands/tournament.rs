@@ -1,10 +1,34 @@
 //! `napsim tournament`'s outputs.
 
-use super::{Finished, Render, csv_of, shell_word};
+use super::{Finished, Render, Rows, csv_of, shell_word};
 use crate::analysis::tournament::{self, Tournament, TournamentTally};
 use crate::error::Error;
 use crate::report::{self, Rendered};
 use crate::run::LongCommand;
+
+impl Rows for Tournament {
+    type Row = tournament::EntrantRow;
+
+    /// The entrant rows (the pairs are the `--pairs` CSV's).
+    fn rows(&self, tally: &TournamentTally, seed: u64) -> Result<Vec<Self::Row>, Error> {
+        self.check_tally(tally)?;
+        Ok(tournament::rows(tally, &self.config(seed)).0)
+    }
+}
+
+impl Tournament {
+    /// Checks that the tally counts this tournament's entrants.
+    fn check_tally(&self, tally: &TournamentTally) -> Result<(), Error> {
+        let n = self.entrants().len();
+        if tally.sets > 0 && (tally.entrants.len() != n || tally.pairs.len() != n * n) {
+            return Err(Error::input(format!(
+                "the tallies count {} entrants, the tournament has {n}",
+                tally.entrants.len()
+            )));
+        }
+        Ok(())
+    }
+}
 
 impl Render for Tournament {
     const EXTRA_OUTPUTS: &'static [&'static str] = &["--pairs", "--markdown"];
@@ -15,13 +39,7 @@ impl Render for Tournament {
         let job = self.job();
         let profile = self.profile();
         let seed = finished.identity.seed;
-        let n = self.entrants().len();
-        if tally.sets > 0 && (tally.entrants.len() != n || tally.pairs.len() != n * n) {
-            return Err(Error::input(format!(
-                "the tallies count {} entrants, the tournament has {n}",
-                tally.entrants.len()
-            )));
-        }
+        self.check_tally(tally)?;
         let config = self.config(seed);
         let (rows, pairs) = tournament::rows(tally, &config);
         let text = report::tournament_text(

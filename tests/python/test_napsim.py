@@ -172,7 +172,7 @@ def assert_same_rows(rows, expected):
     for row, want in zip(got, expected):
         assert row.keys() == want.keys()
         for key in want:
-            same = row[key] == want[key] or (want[key] == "" and row[key] == "nan")
+            same = row[key] == want[key] or (want[key] == "" and row[key] in ("nan", "None"))
             if not same and want[key] not in ("", "true", "false"):
                 try:
                     same = float(row[key]) == float(want[key])
