@@ -83,11 +83,15 @@ fn mutable_statics() -> Vec<(String, String)> {
                 in_thread_local = true;
                 continue;
             }
-            let Some(rest) = code
-                .strip_prefix("pub static ")
-                .or_else(|| code.strip_prefix("pub(crate) static "))
-                .or_else(|| code.strip_prefix("static "))
-            else {
+            // `static`, after any visibility (`pub`, `pub(crate)`, `pub(super)`...).
+            let unqualified = match code.strip_prefix("pub") {
+                Some(after) if after.starts_with('(') => {
+                    after.split_once(") ").map_or(code, |(_, rest)| rest)
+                }
+                Some(after) => after.trim_start(),
+                None => code,
+            };
+            let Some(rest) = unqualified.strip_prefix("static ") else {
                 if in_thread_local && code.starts_with('}') {
                     in_thread_local = false;
                 }
