@@ -179,11 +179,12 @@ impl Solver {
     }
 
     fn with_table(players: usize, generalise: bool) -> Solver {
+        // Small enough to stay in the cache: a miss on a table of 2^20 entries (90 MB) cost
+        // more than the entries it kept saved (seven-player `hand` CPU 27% less at 2^15 than
+        // at 2^20; at 2^14 its slowest misère deals solved twice as slowly; docs/performance.md).
         let bits = match players {
-            0..=4 => 14,
-            5 => 18,
-            6 => 19,
-            _ => 20,
+            0..=5 => 14,
+            _ => 15,
         };
         Solver {
             table: Table::new(bits, generalise),
