@@ -110,7 +110,7 @@ impl LongCommand for Equity {
     fn prepare(profile: &Profile, job: EquityJob, bots: &BotPool) -> Result<Equity, Error> {
         if job.deals == 0 {
             return Err(Error::input(
-                "--deals 0: an equity table needs deals to measure",
+                "`deals` 0: an equity table needs deals to measure",
             ));
         }
         Ok(Equity {

@@ -37,7 +37,7 @@ pub const DEFAULT_HINT_WORLDS: u64 = 512;
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
     /// The caller's seat is not at the table.
-    #[error("seat {seat} is not a seat: seats are 0 to {}", players - 1)]
+    #[error("`seat` {seat} is not a seat: seats are 0 to {}", players - 1)]
     Seat {
         /// The seat asked for.
         seat: usize,
@@ -45,7 +45,7 @@ pub enum GameError {
         players: usize,
     },
     /// The bots cannot bid at this table.
-    #[error("bots {bots}: {reason}")]
+    #[error("`bots` {bots}: {reason}")]
     Bots {
         /// The bots' spec, `BID/PLAY`.
         bots: String,

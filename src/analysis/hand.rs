@@ -200,7 +200,7 @@ impl Hand {
     pub fn summary(&self, tally: &HandTally) -> Result<HandSummary, Error> {
         if tally.too_rare {
             return Err(Error::input(format!(
-                "the calls --after {} are too rare to sample: a world needed over {} deals",
+                "the calls `after` {} are too rare to sample: a world needed over {} deals",
                 self.job.after.join(","),
                 hand::MAX_DRAWS_PER_WORLD
             )));
@@ -269,7 +269,7 @@ impl LongCommand for Hand {
         let play = play_policy_in(&job.play, profile, bots)?;
         if job.objective.as_deref() == Some("wins") && job.session.is_none() {
             return Err(Error::input(
-                "--objective wins needs --session: the chance of winning is a session's",
+                "`objective` wins needs `session`: the chance of winning is a session's",
             ));
         }
         let session = match &job.session {
@@ -277,11 +277,11 @@ impl LongCommand for Hand {
             Some(text) => {
                 if !job.auction {
                     return Err(Error::input(
-                        "--session values the calls in the whole auction: leave out --as-declarer",
+                        "`session` values the calls in the whole auction: leave out `as_declarer`",
                     ));
                 }
                 let (state, kitty) = equity::parse_session(text, job.players, profile.has_kitty())
-                    .map_err(|e| Error::input(format!("--session {text}: {e}")))?;
+                    .map_err(|e| Error::input(format!("`session` {text}: {e}")))?;
                 // The deals to come are measured with `expert` play whatever the hand's own:
                 // the strong play policies cost far too much for a measurement made on the spot,
                 // and pay much as expert does.
@@ -346,7 +346,7 @@ impl LongCommand for Hand {
         let kept = self.query().pilot(hand::PILOT_DRAWS, seed);
         if kept < hand::PILOT_MIN_KEPT {
             return Err(Error::input(format!(
-                "the calls --after {} are impossible or too rare to sample: {kept} of {} \
+                "the calls `after` {} are impossible or too rare to sample: {kept} of {} \
                  random deals had the earlier seats (bidding {}) make them",
                 self.after_text,
                 hand::PILOT_DRAWS,

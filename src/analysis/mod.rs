@@ -21,7 +21,7 @@ use crate::error::Error;
 fn check_seat(seat: usize, players: usize) -> Result<(), Error> {
     if seat >= players {
         return Err(Error::input(format!(
-            "--seat {seat} is not a position in the auction: 0 (eldest) to {}",
+            "`seat` {seat} is not a position in the auction: 0 (eldest) to {}",
             players - 1
         )));
     }

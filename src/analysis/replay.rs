@@ -58,7 +58,7 @@ pub enum ReplayError {
         names: String,
     },
     /// Not one call per seat.
-    #[error("--calls needs one call per seat ({expected}), got {got}")]
+    #[error("`calls` needs one call per seat ({expected}), got {got}")]
     CallCount {
         /// Seats.
         expected: usize,
@@ -111,31 +111,31 @@ pub enum ReplayError {
     #[error(transparent)]
     Card(#[from] CardError),
     /// The profile deals a floater, and none was given.
-    #[error("profile {profile} deals a floater: give it with --floater")]
+    #[error("profile {profile} deals a floater: give it with `floater`")]
     FloaterMissing {
         /// The profile's name.
         profile: String,
     },
     /// A floater given to a profile without one.
-    #[error("profile {profile} deals no floater: leave out --floater")]
+    #[error("profile {profile} deals no floater: leave out `floater`")]
     NoFloater {
         /// The profile's name.
         profile: String,
     },
     /// The profile deals a spare hand, and none was given.
-    #[error("profile {profile} deals a spare hand: give it with --spare")]
+    #[error("profile {profile} deals a spare hand: give it with `spare`")]
     SpareMissing {
         /// The profile's name.
         profile: String,
     },
     /// A spare hand given to a profile without one.
-    #[error("profile {profile} deals no spare hand: leave out --spare")]
+    #[error("profile {profile} deals no spare hand: leave out `spare`")]
     NoSpare {
         /// The profile's name.
         profile: String,
     },
     /// Purchases given to a profile without them.
-    #[error("profile {profile} has no purchases: leave out --buy")]
+    #[error("profile {profile} has no purchases: leave out `buy`")]
     NoPurchases {
         /// The profile's name.
         profile: String,
@@ -194,10 +194,10 @@ pub enum ReplayError {
         reason: IllegalCall,
     },
     /// The spare hand taken without the cards kept.
-    #[error("taking the spare hand needs --keep (the five cards kept)")]
+    #[error("taking the spare hand needs `keep` (the five cards kept)")]
     KeepMissing,
     /// The floater taken without the discard.
-    #[error("the declarer took the floater: give its discard with --discard")]
+    #[error("the declarer took the floater: give its discard with `discard`")]
     DiscardMissing,
     /// A discard the engine refuses.
     #[error("the floater discard {card} is illegal: {reason}")]
@@ -209,10 +209,10 @@ pub enum ReplayError {
         reason: IllegalCall,
     },
     /// A discard given to a contract without the floater.
-    #[error("--discard applies only to a contract with the floater")]
+    #[error("`discard` applies only to a contract with the floater")]
     NoDiscard,
     /// A contract whose trump is named, without the suit.
-    #[error("the declarer names trump in this contract: give it with --trump")]
+    #[error("the declarer names trump in this contract: give it with `trump`")]
     TrumpMissing,
     /// A trump suit the engine refuses.
     #[error("trump {suit} cannot be named: {reason}")]
@@ -224,7 +224,7 @@ pub enum ReplayError {
         reason: IllegalCall,
     },
     /// A trump suit given to a contract whose trump is not named.
-    #[error("--trump applies only to a contract whose trump is named")]
+    #[error("`trump` applies only to a contract whose trump is named")]
     NoTrump,
 }
 

@@ -66,7 +66,7 @@ impl InputError for SolveDealError {}
 #[derive(Debug, Error)]
 pub enum OpeningError {
     /// A misère with a bid or a trump suit.
-    #[error("--misere plays no trump with any lead: leave out --bid and --trump")]
+    #[error("`misere` plays no trump with any lead: leave out `bid` and `trump`")]
     MisereWithBid,
     /// A bid the profile does not have.
     #[error("no bid '{name}' in profile {profile}; its bids are: {bids}")]
@@ -82,14 +82,14 @@ pub enum OpeningError {
     #[error("the profile has no trick-taking bid")]
     NoTrickBid,
     /// A bid whose declarer names trump, without `--trump`.
-    #[error("bid {bid} has the declarer name trump: give --trump C|D|H|S")]
+    #[error("bid {bid} has the declarer name trump: give `trump` C|D|H|S")]
     TrumpNeeded {
         /// The bid's name.
         bid: String,
     },
     /// `--trump` for a bid that does not name trump.
     #[error(
-        "bid {bid} does not name trump (the opening lead or no trump decides): leave out --trump"
+        "bid {bid} does not name trump (the opening lead or no trump decides): leave out `trump`"
     )]
     TrumpNotNamed {
         /// The bid's name.

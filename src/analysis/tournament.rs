@@ -60,25 +60,25 @@ pub struct Entrant {
 #[derive(Debug, thiserror::Error)]
 pub enum EntrantError {
     /// Not `NAME=BID/PLAY`.
-    #[error("--entrant '{text}' is not NAME=BID/PLAY (e.g. pimc=threshold/pimc:worlds=16)")]
+    #[error("`entrant` '{text}' is not NAME=BID/PLAY (e.g. pimc=threshold/pimc:worlds=16)")]
     Syntax {
         /// The entrant as written.
         text: String,
     },
     /// A name with other characters than letters, digits, `-`, `_` and `.`, or none.
-    #[error("--entrant '{text}': the name must be letters, digits, '-', '_' or '.'")]
+    #[error("`entrant` '{text}': the name must be letters, digits, '-', '_' or '.'")]
     Name {
         /// The entrant as written.
         text: String,
     },
     /// No `/` between the two policies.
-    #[error("--entrant '{text}': no '/' between the bid and play policies (NAME=BID/PLAY)")]
+    #[error("`entrant` '{text}': no '/' between the bid and play policies (NAME=BID/PLAY)")]
     NoSlash {
         /// The entrant as written.
         text: String,
     },
     /// A policy spec that cannot be used.
-    #[error("--entrant '{name}': {source}")]
+    #[error("`entrant` '{name}': {source}")]
     Spec {
         /// The entrant's name.
         name: String,
@@ -95,7 +95,7 @@ pub enum EntrantError {
         given: usize,
     },
     /// An entrant's bid policy cannot bid at this table (a strategy for another table size).
-    #[error("--entrant '{name}': {reason}")]
+    #[error("`entrant` '{name}': {reason}")]
     Table {
         /// The entrant's name.
         name: String,

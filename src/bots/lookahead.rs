@@ -101,7 +101,7 @@ impl Lookahead {
                 Some(DealOutcomes::from_csv(&text).map_err(|e| {
                     bad(
                         "equity",
-                        &format!("not the --outcomes of napsim equity: {e}"),
+                        &format!("not the `outcomes` of napsim equity: {e}"),
                     )
                 })?)
             }

@@ -39,7 +39,7 @@ impl TableBids {
         let file = spec.get("file").ok_or_else(|| SpecError::Missing {
             policy: "table".into(),
             key: "file".into(),
-            hint: "a CSV from napsim bid-table --by exact, e.g. table:file=(tables/exact.csv)"
+            hint: "a bid table's CSV by exact classes (`by` exact), e.g. table:file=(tables/exact.csv)"
                 .into(),
         })?;
         let bad = |reason: String| SpecError::BadValue {
@@ -65,7 +65,7 @@ impl TableBids {
             }
             if !row.class.chars().all(|c| "AKQJT98765432.".contains(c)) {
                 return Err(bad(format!(
-                    "{}: class '{}' is not an exact class: make the table with --by exact",
+                    "{}: class '{}' is not an exact class: make the table with `by` exact",
                     at(),
                     row.class
                 )));

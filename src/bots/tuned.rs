@@ -454,7 +454,7 @@ fn check_cell(
     }
     if scheme.label(class) != entry.class {
         return Err(format!(
-            "class number {} is '{}' under --by {}, not '{}'",
+            "class number {} is '{}' under `by` {}, not '{}'",
             entry.key,
             scheme.label(class),
             scheme.name(),

@@ -5,6 +5,7 @@
 //! Exit codes: 0 success, 1 runtime failure (I/O), 2 bad input or usage, 130 interrupted.
 
 mod args;
+mod flags;
 
 pub use args::{
     Cli, Command, HAND_DEFAULT_PLAY, HAND_DEFAULT_WORLDS, HandWorlds, parse_count, parse_points,
@@ -77,7 +78,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
         Err(e) => {
             let code = exit_code(&e);
             if code != 0 {
-                stderr::line(&format!("error: {e}"));
+                stderr::line(&format!("error: {}", flags::in_flags(&e.to_string())));
             }
             code
         }
@@ -194,7 +195,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 rules_given: cli.rules_given,
                 bot_pool: bots.clone(),
             };
-            let progress = TerminalProgress::new(a.quiet);
+            let progress = TerminalProgress::new(a.quiet, flags::in_flags);
             commands::review_deals(
                 rules,
                 &job,
@@ -319,7 +320,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 ..Outputs::default()
             };
             let controls = controls_of(&a.long, bots)?;
-            let progress = TerminalProgress::new(a.long.quiet);
+            let progress = TerminalProgress::new(a.long.quiet, flags::in_flags);
             let run = LongRun {
                 seed: Some(seed),
                 controls: &controls,
@@ -456,7 +457,7 @@ fn long<C: Render>(
     outputs: Outputs,
 ) -> Result<(), Error> {
     let controls = controls_of(args, bots)?;
-    let progress = TerminalProgress::new(args.quiet);
+    let progress = TerminalProgress::new(args.quiet, flags::in_flags);
     let run = LongRun {
         seed: args.seed,
         controls: &controls,
@@ -635,7 +636,7 @@ fn deliver(rendered: Rendered) -> Result<(), Error> {
     rendered
         .write_files()
         .map_err(|(path, e)| Error::runtime(format!("cannot write {}: {e}", path.display())))?;
-    stderr::write(&rendered.stderr);
+    stderr::write(&flags::in_flags(&rendered.stderr));
     emit(&rendered.stdout)
 }
 

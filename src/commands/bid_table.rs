@@ -3,9 +3,11 @@
 use std::path::Path;
 
 use super::{Finished, Render, Rows, shell_word};
+use crate::analysis::bid_table::BidTableJob;
 use crate::analysis::bid_table::{self, BidTable, BidTableTally};
 use crate::error::Error;
 use crate::report::{self, Rendered};
+use crate::rules::Profile;
 use crate::run::LongCommand;
 
 impl Rows for BidTable {
@@ -24,7 +26,7 @@ impl Rows for BidTable {
 }
 
 impl Render for BidTable {
-    const EXTRA_OUTPUTS: &'static [&'static str] = &["--markdown", "--plot"];
+    const EXTRA_OUTPUTS: &'static [&'static str] = &["`markdown`", "`plot`"];
 
     /// The CSV (with its manifest), the Markdown and the chart where asked; with none of them,
     /// the Markdown on stdout.
@@ -34,31 +36,7 @@ impl Render for BidTable {
         let seed = finished.identity.seed;
         let config = self.config(seed);
         let rows = self.rows(tally, seed)?;
-        // The command that reproduces the tables: resolved arguments, no thread count.
-        let sampling = match job.per_class {
-            Some(n) => {
-                let mut flags = format!("--per-class {n}");
-                if let Some(file) = &job.classes_file {
-                    flags += &format!(" --classes {}", shell_word(file));
-                }
-                for label in &job.class_labels {
-                    flags += &format!(" --class {}", shell_word(label));
-                }
-                flags
-            }
-            None => format!("--deals {}", job.deals),
-        };
-        let command = format!(
-            "napsim --rules {} bid-table --players {} {sampling} --play {} --seed {seed} --by {} \
-             --dd-deals {} --min-hands {}{}",
-            profile.name(),
-            job.players,
-            shell_word(&job.play),
-            job.by,
-            job.dd_deals,
-            job.min_hands,
-            if job.auction { " --auction" } else { "" }
-        );
+        let command = reproduce(profile, job, seed);
         let doc = report::BidTableDoc {
             command: &command,
             profile: profile.name(),
@@ -115,4 +93,32 @@ impl Render for BidTable {
         );
         Ok(rendered)
     }
+}
+
+/// The command line that reproduces the tables: resolved arguments, no thread count.
+fn reproduce(profile: &Profile, job: &BidTableJob, seed: u64) -> String {
+    let sampling = match job.per_class {
+        Some(n) => {
+            let mut flags = format!("--per-class {n}");
+            if let Some(file) = &job.classes_file {
+                flags += &format!(" --classes {}", shell_word(file));
+            }
+            for label in &job.class_labels {
+                flags += &format!(" --class {}", shell_word(label));
+            }
+            flags
+        }
+        None => format!("--deals {}", job.deals),
+    };
+    format!(
+        "napsim --rules {} bid-table --players {} {sampling} --play {} --seed {seed} --by {} \
+         --dd-deals {} --min-hands {}{}",
+        profile.name(),
+        job.players,
+        shell_word(&job.play),
+        job.by,
+        job.dd_deals,
+        job.min_hands,
+        if job.auction { " --auction" } else { "" }
+    )
 }

@@ -4,9 +4,10 @@
 use std::path::Path;
 
 use super::{Finished, Render, shell_word};
-use crate::analysis::equity::{self, Equity, OutcomeTally};
+use crate::analysis::equity::{self, Equity, EquityJob, OutcomeTally};
 use crate::error::Error;
 use crate::report::{self, EquityDoc, Rendered};
+use crate::rules::Profile;
 use crate::run::LongCommand;
 
 /// The leads of the table: every other unit up to 40 in the CSV and chart, every fourth in
@@ -20,7 +21,7 @@ const BREAKEVEN_LEAD_MAX: i64 = 24;
 
 impl Render for Equity {
     const EXTRA_OUTPUTS: &'static [&'static str] =
-        &["--markdown", "--plot", "--outcomes", "--breakeven"];
+        &["`markdown`", "`plot`", "`outcomes`", "`breakeven`"];
 
     /// The CSV (with its manifest), the Markdown, the chart and the outcomes where asked; with
     /// none of them, the Markdown on stdout.
@@ -35,14 +36,7 @@ impl Render for Equity {
             &session,
             &equity::leads(LEAD_MAX, LEAD_STEP),
         );
-        let command = format!(
-            "napsim --rules {} equity --players {} --deals {} --bid {} --play {} --seed {seed}",
-            profile.name(),
-            job.players,
-            job.deals,
-            shell_word(&job.bid),
-            shell_word(&job.play),
-        );
+        let command = reproduce(profile, job, seed);
         let shown = equity::leads(LEAD_MAX, SHOWN_STEP);
         let doc = EquityDoc {
             command: &command,
@@ -103,4 +97,16 @@ impl Render for Equity {
         );
         Ok(rendered)
     }
+}
+
+/// The command line that reproduces the tables: resolved arguments, no thread count.
+fn reproduce(profile: &Profile, job: &EquityJob, seed: u64) -> String {
+    format!(
+        "napsim --rules {} equity --players {} --deals {} --bid {} --play {} --seed {seed}",
+        profile.name(),
+        job.players,
+        job.deals,
+        shell_word(&job.bid),
+        shell_word(&job.play),
+    )
 }

@@ -75,7 +75,7 @@ pub fn deal(
         && dealer >= args.players
     {
         return Err(Error::input(format!(
-            "--dealer {dealer} is not a seat: seats are 0 to {}",
+            "`dealer` {dealer} is not a seat: seats are 0 to {}",
             args.players - 1
         )));
     }
@@ -126,7 +126,7 @@ fn replay_command(
 ) -> Result<(), Error> {
     if args.count != 1 {
         return Err(Error::input(
-            "a replay (--calls) is one deal: leave out --count",
+            "a replay (`calls`) is one deal: leave out `count`",
         ));
     }
     let game = args.replay.game(profile, args.dealer, hands)?;
@@ -193,7 +193,7 @@ pub fn solve(
         });
     }
     let Some(text) = args.deal.as_deref() else {
-        return Err(Error::input("solve needs a deal or --random N"));
+        return Err(Error::input("solve needs a deal or `random` N"));
     };
     let hands = solve::parse_solve_deal(text, &profile)?;
     if let Some(plays) = &args.plays {

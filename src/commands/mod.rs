@@ -67,11 +67,11 @@ impl Outputs {
     /// The extra outputs with their flags.
     fn extras(&self) -> [(&'static str, &Option<PathBuf>); 5] {
         [
-            ("--pairs", &self.pairs),
-            ("--markdown", &self.markdown),
-            ("--plot", &self.plot),
-            ("--outcomes", &self.outcomes),
-            ("--breakeven", &self.breakeven),
+            ("`pairs`", &self.pairs),
+            ("`markdown`", &self.markdown),
+            ("`plot`", &self.plot),
+            ("`outcomes`", &self.outcomes),
+            ("`breakeven`", &self.breakeven),
         ]
     }
 
@@ -97,7 +97,7 @@ impl Outputs {
             && let Some((flag, _)) = self.extras().iter().find(|(_, path)| path.is_some())
         {
             return Err(Error::input(format!(
-                "{flag} with --shard {shard}: a shard writes only its partial result (--out); \
+                "{flag} with `shard` {shard}: a shard writes only its partial result (`out`); \
                  give {flag} to `napsim merge`"
             )));
         }
@@ -292,8 +292,8 @@ pub fn merge(parts: &[PathBuf], rules: Option<&str>, outputs: Outputs) -> Result
         && rules::load_profile(rules)?.toml() != profile.toml()
     {
         return Err(Error::input(format!(
-            "--rules {rules}: the parts were made with profile {} (merge takes the profile \
-             from the parts; leave out --rules)",
+            "`rules` {rules}: the parts were made with profile {} (merge takes the profile \
+             from the parts; leave out `rules`)",
             profile.name()
         )));
     }

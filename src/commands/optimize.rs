@@ -35,7 +35,7 @@ struct Checkpoint {
 }
 
 impl Render for OptimizePhase {
-    const EXTRA_OUTPUTS: &'static [&'static str] = &["--markdown"];
+    const EXTRA_OUTPUTS: &'static [&'static str] = &["`markdown`"];
 
     /// The strategy file after this phase, its manifest and its Markdown.
     fn render(&self, tally: &OptimizeTally, finished: &Finished) -> Result<Rendered, Error> {
@@ -85,7 +85,7 @@ fn render_file(
 ) -> Result<Rendered, Error> {
     let out =
         finished.outputs.out.as_deref().ok_or_else(|| {
-            Error::input("the strategy needs a file to go to: give --out FILE.json")
+            Error::input("the strategy needs a file to go to: give `out` FILE.json")
         })?;
     let settings = &file.found.settings;
     let command = reproduce(profile, settings, out);
@@ -162,11 +162,11 @@ pub fn start_file(
         return Ok(StrategyFile::start(profile, &settings));
     }
     let text = std::fs::read_to_string(start)
-        .map_err(|e| Error::input(format!("--start {start}: cannot read it: {e}")))?;
+        .map_err(|e| Error::input(format!("`start` {start}: cannot read it: {e}")))?;
     let body: StrategyBody = serde_json::from_str(&text)
-        .map_err(|e| Error::input(format!("--start {start}: not a napsim strategy file: {e}")))?;
+        .map_err(|e| Error::input(format!("`start` {start}: not a napsim strategy file: {e}")))?;
     let strategy = Strategy::from_body(&body, profile)
-        .map_err(|e| Error::input(format!("--start {start}: {e}")))?;
+        .map_err(|e| Error::input(format!("`start` {start}: {e}")))?;
     if strategy.players != settings.players
         || body.by != settings.by
         || body.history != settings.history
@@ -180,7 +180,7 @@ pub fn start_file(
             }
         };
         return Err(Error::input(format!(
-            "--start {start}: the strategy is for {} players by {} classes{}, this run is for {} \
+            "`start` {start}: the strategy is for {} players by {} classes{}, this run is for {} \
              players by {} classes{}",
             strategy.players,
             body.by,
@@ -229,12 +229,12 @@ pub fn optimize(
         .out
         .clone()
         .filter(|p| p != Path::new("-"))
-        .ok_or_else(|| Error::input("napsim optimize needs --out FILE.json for the strategy"))?;
+        .ok_or_else(|| Error::input("napsim optimize needs `out` FILE.json for the strategy"))?;
     if controls.shard.is_some() {
         let file = start_file(profile, &settings, start)?;
         let Some(phase) = file.next_phase(&settings) else {
             return Err(Error::input(format!(
-                "--start {start}: the run is finished (its exploitability is measured): \
+                "`start` {start}: the run is finished (its exploitability is measured): \
                  nothing is left to compute"
             )));
         };
@@ -261,7 +261,7 @@ pub fn optimize(
         None => {
             if state_path.exists() {
                 return Err(Error::input(format!(
-                    "{} holds the progress of an earlier run: add --resume {} to continue it, \
+                    "{} holds the progress of an earlier run: add `resume` {} to continue it, \
                      or remove it (and {}) to start again",
                     state_path.display(),
                     state_path.display(),
@@ -306,7 +306,7 @@ pub fn optimize(
                 save_state(&state_path, &file, spent)?;
                 return Err(Error::Interrupted(format!(
                     "{phase} interrupted; progress saved to {}; run the same command with \
-                     --resume {} to continue",
+                     `resume` {} to continue",
                     state_path.display(),
                     state_path.display()
                 )));
@@ -388,27 +388,27 @@ pub fn saved_seed(path: &Path) -> Option<u64> {
 /// The state saved in `path`, which must be of the run `settings` describes.
 fn resume(path: &Path, settings: &OptimizeSettings) -> Result<(StrategyFile, (f64, f64)), Error> {
     let shown = path.display();
-    let text = std::fs::read(path).map_err(|e| Error::input(format!("--resume {shown}: {e}")))?;
+    let text = std::fs::read(path).map_err(|e| Error::input(format!("`resume` {shown}: {e}")))?;
     let checkpoint: Checkpoint = serde_json::from_slice(&text).map_err(|e| {
         Error::input(format!(
-            "--resume {shown}: not a napsim optimize checkpoint: {e}"
+            "`resume` {shown}: not a napsim optimize checkpoint: {e}"
         ))
     })?;
     if checkpoint.format != CHECKPOINT_FORMAT {
         return Err(Error::input(format!(
-            "--resume {shown}: not a napsim optimize checkpoint"
+            "`resume` {shown}: not a napsim optimize checkpoint"
         )));
     }
     let theirs = &checkpoint.strategy.found.settings;
     if !same_run(theirs, settings) {
         return Err(Error::input(format!(
-            "--resume {shown} was saved by a different run (players, play, classes, \
+            "`resume` {shown} was saved by a different run (players, play, classes, \
              history, deals, rounds, level, min-hands, held-out or seed differ): give the same arguments"
         )));
     }
     if !files::seal_matches(&text) {
         return Err(Error::input(format!(
-            "--resume {shown}: a damaged or edited checkpoint (its digest does not match its \
+            "`resume` {shown}: a damaged or edited checkpoint (its digest does not match its \
              content: napsim resumes only the checkpoints it wrote, unchanged)"
         )));
     }

@@ -43,7 +43,7 @@ impl ReplayText {
         let players = hands.len();
         let Some(calls) = &self.calls else {
             return Err(Error::input(
-                "a replay needs --calls (and --hands, --plays)",
+                "a replay needs `calls` (and `hands`, `plays`)",
             ));
         };
         Ok(Replay {
@@ -86,7 +86,7 @@ fn extras(args: &ReplayText, players: usize) -> Result<ReplayExtras, Error> {
                 .filter(|&s| s < players)
                 .ok_or_else(|| {
                     Error::input(format!(
-                        "--peeks: '{word}' is not a seat (0 to {})",
+                        "`peeks`: '{word}' is not a seat (0 to {})",
                         players - 1
                     ))
                 })?;
@@ -100,7 +100,7 @@ fn extras(args: &ReplayText, players: usize) -> Result<ReplayExtras, Error> {
         });
         let Some((seat, given, received)) = parsed.filter(|(s, _, _)| *s < players) else {
             return Err(Error::input(format!(
-                "--buy '{text}' is not SEAT:GIVEN>RECEIVED (e.g. 2:3C 4D>AS KS)"
+                "`buy` '{text}' is not SEAT:GIVEN>RECEIVED (e.g. 2:3C 4D>AS KS)"
             )));
         };
         let given: crate::cards::CardSet = crate::cards::parse_cards(given)?.into_iter().collect();
@@ -116,7 +116,7 @@ pub(super) fn parse_suit_arg(text: &str) -> Result<Suit, Error> {
     match (chars.next().and_then(Suit::from_char), chars.next()) {
         (Some(suit), None) => Ok(suit),
         _ => Err(Error::input(format!(
-            "--trump '{text}' is not a suit: use C, D, H or S"
+            "`trump` '{text}' is not a suit: use C, D, H or S"
         ))),
     }
 }

@@ -176,7 +176,7 @@ fn record_profile(
     let name = &record.profile;
     if rules_given && name != default.name() {
         return Err(format!(
-            "played under profile '{name}', but --rules gives '{}': give the profile it was \
+            "played under profile '{name}', but `rules` gives '{}': give the profile it was \
              played under",
             default.name()
         ));
@@ -188,13 +188,13 @@ fn record_profile(
             Ok(default.clone())
         }
         Some(_) if builtin.is_none() && !rules_given => Err(format!(
-            "profile '{name}' is not built in: give its file with --rules"
+            "profile '{name}' is not built in: give its file with `rules`"
         )),
         Some(digest) => Err(format!(
             "played under a profile '{name}' whose rules (digest {digest}) are not {}: give \
-             its file with --rules",
+             its file with `rules`",
             if rules_given {
-                "those of --rules".to_string()
+                "those of `rules`".to_string()
             } else {
                 format!("the built-in {name}'s")
             }
@@ -203,14 +203,14 @@ fn record_profile(
         // profile that --rules gives).
         None => match builtin {
             Some(_) if name == default.name() && default.record_digest().is_some() => Err(format!(
-                "played under the built-in profile '{name}', but --rules gives an edited \
-                     '{name}' (digest {}): leave --rules out",
+                "played under the built-in profile '{name}', but `rules` gives an edited \
+                     '{name}' (digest {}): leave `rules` out",
                 default.digest()
             )),
             Some(builtin) => Ok(builtin),
             None if name == default.name() => Ok(default.clone()),
             None => Err(format!(
-                "profile '{name}' is not built in: give its file with --rules"
+                "profile '{name}' is not built in: give its file with `rules`"
             )),
         },
     }
@@ -228,7 +228,7 @@ fn read_games(
         Some(path) => {
             if job.replay.calls.is_some() || job.hands.is_some() {
                 return Err(Error::input(
-                    "give the deals as a file of records or as --hands/--calls/--plays, not both",
+                    "give the deals as a file of records or as `hands`/`calls`/`plays`, not both",
                 ));
             }
             let (text, source) = read_input(path, stdin)?;
@@ -250,8 +250,8 @@ fn read_games(
         None => {
             let (Some(hands), Some(_)) = (&job.hands, &job.replay.calls) else {
                 return Err(Error::input(
-                    "review needs deals: a file of `napsim deal --json` records (or - for \
-                     stdin), or --hands, --calls and --plays",
+                    "review needs deals: a file of deal records (the JSON Lines of `napsim deal`; - for \
+                     stdin), or `hands`, `calls` and `plays`",
                 ));
             };
             let players = hands.split('/').count();
@@ -267,7 +267,7 @@ fn read_games(
                 && dealer >= players
             {
                 return Err(Error::input(format!(
-                    "--dealer {dealer} is not a seat: seats are 0 to {}",
+                    "`dealer` {dealer} is not a seat: seats are 0 to {}",
                     players - 1
                 )));
             }

@@ -1,9 +1,11 @@
 //! `napsim tournament`'s outputs.
 
 use super::{Finished, Render, Rows, csv_of, shell_word};
+use crate::analysis::tournament::TournamentJob;
 use crate::analysis::tournament::{self, Tournament, TournamentTally};
 use crate::error::Error;
 use crate::report::{self, Rendered};
+use crate::rules::Profile;
 use crate::run::LongCommand;
 
 impl Rows for Tournament {
@@ -31,7 +33,7 @@ impl Tournament {
 }
 
 impl Render for Tournament {
-    const EXTRA_OUTPUTS: &'static [&'static str] = &["--pairs", "--markdown"];
+    const EXTRA_OUTPUTS: &'static [&'static str] = &["`pairs`", "`markdown`"];
 
     /// The entrant CSV (with its manifest), the pairs CSV and the Markdown where asked, and
     /// the tables on stdout.
@@ -51,27 +53,7 @@ impl Render for Tournament {
             &rows,
             &pairs,
         );
-        let sprt_flags = job.sprt.map_or(String::new(), |t| {
-            let on = if job.sprt_wins { " --sprt-on wins" } else { "" };
-            format!(
-                " --sprt {},{}{on} --alpha {} --beta {}",
-                t.d0, t.d1, t.alpha, t.beta
-            )
-        });
-        let command = format!(
-            "napsim --rules {} tournament --players {} {} --sessions {} --seed {seed}{}{sprt_flags}",
-            profile.name(),
-            job.players,
-            job.entrants
-                .iter()
-                .map(|e| format!("--entrant {}", shell_word(e)))
-                .collect::<Vec<_>>()
-                .join(" "),
-            job.sessions,
-            if job.duplicate { "" } else { " --no-duplicate" }
-        );
-        let forfeit_flag = if job.forfeit { " --forfeit" } else { "" };
-        let command = format!("{command}{forfeit_flag}");
+        let command = reproduce(profile, job, seed);
         // Deals lost by each entrant's failing bot, with --forfeit.
         let forfeits: Vec<(String, u64)> = if job.forfeit {
             self.entrants()
@@ -154,4 +136,29 @@ impl Render for Tournament {
         }
         Ok(rendered)
     }
+}
+
+/// The command line that reproduces the tournament: resolved arguments, no thread count.
+fn reproduce(profile: &Profile, job: &TournamentJob, seed: u64) -> String {
+    let sprt_flags = job.sprt.map_or(String::new(), |t| {
+        let on = if job.sprt_wins { " --sprt-on wins" } else { "" };
+        format!(
+            " --sprt {},{}{on} --alpha {} --beta {}",
+            t.d0, t.d1, t.alpha, t.beta
+        )
+    });
+    let command = format!(
+        "napsim --rules {} tournament --players {} {} --sessions {} --seed {seed}{}{sprt_flags}",
+        profile.name(),
+        job.players,
+        job.entrants
+            .iter()
+            .map(|e| format!("--entrant {}", shell_word(e)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        job.sessions,
+        if job.duplicate { "" } else { " --no-duplicate" }
+    );
+    let forfeit_flag = if job.forfeit { " --forfeit" } else { "" };
+    format!("{command}{forfeit_flag}")
 }

@@ -12,14 +12,18 @@ use crate::sim::Progress;
 pub struct TerminalProgress {
     bar: OnceLock<ProgressBar>,
     quiet: bool,
+    /// Rewords a note for its reader (the command line names the library's inputs as flags).
+    wording: fn(&str) -> String,
 }
 
 impl TerminalProgress {
-    /// The progress of a run; `quiet` shows no bar (notes are still shown).
-    pub fn new(quiet: bool) -> TerminalProgress {
+    /// The progress of a run; `quiet` shows no bar (notes are still shown, each as `wording`
+    /// words it).
+    pub fn new(quiet: bool, wording: fn(&str) -> String) -> TerminalProgress {
         TerminalProgress {
             bar: OnceLock::new(),
             quiet,
+            wording,
         }
     }
 }
@@ -46,6 +50,7 @@ impl Progress for TerminalProgress {
     }
 
     fn note(&self, line: &str) {
+        let line = &(self.wording)(line);
         match self.bar.get() {
             Some(bar) => bar.suspend(|| crate::stderr::line(line)),
             None => crate::stderr::line(line),

@@ -211,7 +211,7 @@ pub fn read_records(text: &str, source: &str) -> Result<Vec<DealRecord>, Error> 
         .map(|(i, line)| {
             serde_json::from_str(line).map_err(|e| {
                 Error::input(format!(
-                    "{source} line {}: not a deal record (napsim deal --json): {e}",
+                    "{source} line {}: not a deal record (a JSON line of `napsim deal`): {e}",
                     i + 1
                 ))
             })
@@ -226,7 +226,7 @@ impl DealRecord {
     pub fn to_replay(&self, profile: &Profile) -> Result<Replay, Error> {
         if self.profile != profile.name() {
             return Err(Error::input(format!(
-                "the record is of profile {}, not {}: give --rules {}",
+                "the record is of profile {}, not {}: give `rules` {}",
                 self.profile,
                 profile.name(),
                 self.profile

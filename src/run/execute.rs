@@ -88,18 +88,18 @@ impl<'p> Execution<'p> {
     ) -> Result<Execution<'p>, Error> {
         if control.shard.is_some() && out.is_none_or(|p| p == Path::new("-")) {
             return Err(Error::input(
-                "--shard needs --out FILE: a shard writes its partial result there, for \
+                "`shard` needs `out` FILE: a shard writes its partial result there, for \
                  `napsim merge`",
             ));
         }
         let resume = match &control.resume {
             Some(path) => {
                 let part = partial::read_partial(path)
-                    .map_err(|e| Error::input(format!("--resume: {e}")))?;
+                    .map_err(|e| Error::input(format!("`resume`: {e}")))?;
                 let asked = control.shard.unwrap_or(Shard::WHOLE);
                 if part.shard != asked {
                     return Err(Error::input(format!(
-                        "--resume {} holds {}, but this command runs {}",
+                        "`resume` {} holds {}, but this command runs {}",
                         path.display(),
                         describe_shard(part.shard),
                         describe_shard(asked)
@@ -113,7 +113,7 @@ impl<'p> Execution<'p> {
             files::check_writable(path)?;
             if out.is_some_and(|out| files::same_file(out, path)) {
                 return Err(Error::input(format!(
-                    "--checkpoint and --out both name {}: give the checkpoint its own file",
+                    "`checkpoint` and `out` both name {}: give the checkpoint its own file",
                     path.display()
                 )));
             }
@@ -123,15 +123,15 @@ impl<'p> Execution<'p> {
             if path.exists() && !resumed {
                 return Err(Error::input(match partial::read_partial(path) {
                     Ok(part) => format!(
-                        "--checkpoint {} already holds a saved run ({} of {} units done): add \
-                         --resume {} to continue it, or remove the file to start again",
+                        "`checkpoint` {} already holds a saved run ({} of {} units done): add \
+                         `resume` {} to continue it, or remove the file to start again",
                         path.display(),
                         part.units_done(),
                         part.identity.units_in(&part.range()),
                         path.display()
                     ),
                     Err(_) => format!(
-                        "--checkpoint {} already exists and is not a napsim checkpoint: choose \
+                        "`checkpoint` {} already exists and is not a napsim checkpoint: choose \
                          another file",
                         path.display()
                     ),
@@ -165,7 +165,7 @@ impl<'p> Execution<'p> {
         }
         if self.shard.is_some() {
             return Err(Error::input(
-                "--shard needs --seed: every shard of a run must use the same seed",
+                "`shard` needs `seed`: every shard of a run must use the same seed",
             ));
         }
         Ok(None)
@@ -189,9 +189,9 @@ impl<'p> Execution<'p> {
         let adaptive = command.check_every().is_some();
         if adaptive && let Some(shard) = self.shard {
             return Err(Error::input(format!(
-                "--shard {shard}: this run stops as soon as its answer is known (napsim hand's \
-                 --precision or default, napsim tournament's --sprt), so it cannot be split into \
-                 shards: give hand a fixed --worlds K, or run the tournament without --sprt"
+                "`shard` {shard}: this run stops as soon as its answer is known (napsim hand's \
+                 `precision` or default, napsim tournament's `sprt`), so it cannot be split into \
+                 shards: give hand a fixed `worlds` K, or run the tournament without `sprt`"
             )));
         }
         let (state, spent_before) = match &self.resume {
@@ -200,7 +200,7 @@ impl<'p> Execution<'p> {
         };
         if adaptive && !sim::is_prefix(&state.done) {
             return Err(Error::input(
-                "--resume: the checkpoint holds blocks that are not the first of the run, which \
+                "`resume`: the checkpoint holds blocks that are not the first of the run, which \
                  a run that stops early never saves",
             ));
         }
@@ -228,7 +228,7 @@ impl<'p> Execution<'p> {
         let fallback = default_checkpoint(identity, shard, out);
         if save_to.is_none() && fallback.exists() {
             return Err(Error::input(format!(
-                "{} holds the progress of an interrupted run: add --resume {} to continue it, \
+                "{} holds the progress of an interrupted run: add `resume` {} to continue it, \
                  or remove the file to start again",
                 fallback.display(),
                 fallback.display()
@@ -341,13 +341,13 @@ impl<'p> Execution<'p> {
                 .map_err(|e| Error::runtime(format!("{interrupted}; could not save: {e}")))?;
             let how = match &self.resume {
                 Some((old, _)) if !files::same_file(old, &saved) => format!(
-                    "run the same command with --resume {} in place of --resume {} to continue",
+                    "run the same command with `resume` {} in place of `resume` {} to continue",
                     saved.display(),
                     old.display()
                 ),
                 Some(_) => "run the same command again to continue".to_string(),
                 None => format!(
-                    "run the same command with --resume {} to continue",
+                    "run the same command with `resume` {} to continue",
                     saved.display()
                 ),
             };
@@ -360,7 +360,7 @@ impl<'p> Execution<'p> {
             save(path, identity, shard, &state, elapsed)?;
         }
         if self.shard.is_some() {
-            let out = out.expect("checked in Execution::new: a shard has --out");
+            let out = out.expect("checked in Execution::new: a shard has `out`");
             save(out, identity, shard, &state, elapsed)?;
             progress.info(&format!(
                 "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {:.2} s, \
@@ -400,12 +400,12 @@ fn resumed_state<T: serde::de::DeserializeOwned + sim::Tally>(
 ) -> Result<(RunState<T>, Spent), Error> {
     if let Some((field, ours, theirs)) = identity.difference(&part.identity) {
         return Err(Error::input(format!(
-            "--resume {} was saved by a different run: {field} is {theirs} there, {ours} here",
+            "`resume` {} was saved by a different run: {field} is {theirs} there, {ours} here",
             path.display()
         )));
     }
     let tally = partial::decode_tally::<T>(part, bids)
-        .map_err(|e| Error::input(format!("--resume {}: {e}", path.display())))?;
+        .map_err(|e| Error::input(format!("`resume` {}: {e}", path.display())))?;
     let state = RunState {
         done: part.done.clone(),
         tally,

@@ -303,7 +303,7 @@ pub enum PartialError {
     /// A part of another split than the first.
     #[error(
         "{name} is shard {shard} but {first} is shard {first_shard}: all parts must come from \
-         the same --shard I/N split"
+         the same `shard` I/N split"
     )]
     DifferentSplit {
         /// The part.
@@ -346,7 +346,7 @@ pub enum PartialError {
     /// A part whose shard is not finished.
     #[error(
         "{name} is unfinished: {done} of shard {shard}'s {blocks} blocks done (resume it with \
-         --resume {name} to finish it)"
+         `resume` {name} to finish it)"
     )]
     Unfinished {
         /// The part.
@@ -667,7 +667,7 @@ mod tests {
         let err = check(&other).unwrap_err();
         assert!(err.contains("p2 is unfinished"), "{err}");
         let err = check(&[part(0, 2, true), part(1, 3, true)]).unwrap_err();
-        assert!(err.contains("same --shard I/N split"), "{err}");
+        assert!(err.contains("same `shard` I/N split"), "{err}");
     }
 
     #[test]

@@ -73,7 +73,7 @@ impl Sprt {
     /// arithmetic stays finite ([`Sprt::check_bounds`]); alpha and beta in (0, 1/2).
     pub fn check(&self) -> Result<(), String> {
         Sprt::check_bounds(self.d0, self.d1)?;
-        for (name, rate) in [("--alpha", self.alpha), ("--beta", self.beta)] {
+        for (name, rate) in [("`alpha`", self.alpha), ("`beta`", self.beta)] {
             if !(rate > 0.0 && rate < 0.5) {
                 return Err(format!(
                     "{name} {rate}: an error rate above 0 and below 0.5"
@@ -89,13 +89,13 @@ impl Sprt {
     pub fn check_bounds(d0: f64, d1: f64) -> Result<(), String> {
         if !(d0.is_finite() && d1.is_finite() && d0 < d1) {
             return Err(format!(
-                "--sprt {d0},{d1}: D0 must be below D1 (H0: difference <= D0, H1: difference >= D1)"
+                "`sprt` {d0},{d1}: D0 must be below D1 (H0: difference <= D0, H1: difference >= D1)"
             ));
         }
         let floor = ((d1 - d0) / 10.0).powi(2);
         if !(floor.is_finite() && floor > 0.0 && (d0 + d1).is_finite()) {
             return Err(format!(
-                "--sprt {d0},{d1}: bounds too far apart or too close for the test's arithmetic \
+                "`sprt` {d0},{d1}: bounds too far apart or too close for the test's arithmetic \
                  (use differences in units per session, e.g. 0,1)"
             ));
         }

@@ -127,3 +127,15 @@ pub fn with_default_hangup(command: &mut std::process::Command) -> &mut std::pro
         })
     }
 }
+
+/// Every `.rs` file under `dir`, into `out` (for the tests that read the library's source).
+pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}

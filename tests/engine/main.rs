@@ -8,6 +8,7 @@
 mod common;
 
 mod engine_tests;
+mod flag_names;
 mod parsers;
 mod properties;
 mod rules_checker;

@@ -976,7 +976,7 @@ proptest! {
                 prop_assert_eq!(calls.len(), seat);
                 prop_assert!(!calls.contains(&Call::TakeSpare));
             }
-            Err(e) => prop_assert!(e.to_string().contains("--after"), "{e}"),
+            Err(e) => prop_assert!(e.to_string().contains("`after`"), "{e}"),
         }
     }
 

@@ -53,22 +53,11 @@ const MUTABLE: &[&str] = &[
     "Mutex", "Atomic", "OnceLock", "Once", "Cell", "RwLock", "Lazy",
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// Every mutable static and thread-local in `src/`: (file relative to `src/`, name).
 fn mutable_statics() -> Vec<(String, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    crate::common::rust_files(&src, &mut files);
     let mut found = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();

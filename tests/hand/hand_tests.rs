@@ -441,7 +441,7 @@ fn lookahead_objectives_and_equity_files_are_checked() {
             "lookahead:objective=wins,equity=({})",
             dir.path().join("bad.csv").display()
         ),
-        "not the --outcomes of napsim equity",
+        "not the `outcomes` of napsim equity",
     );
     let policy = bid_policy(&with_file, &profile).unwrap();
     assert!(policy.check_table(4).is_ok());

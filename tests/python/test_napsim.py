@@ -62,6 +62,17 @@ def test_bad_input_raises_value_error_with_the_command_lines_message(kwargs, nee
     assert needle in str(raised.value)
 
 
+def test_an_input_is_named_as_the_keyword_where_the_command_line_names_its_flag():
+    with pytest.raises(ValueError) as raised:
+        napsim.hand("AH KH 9H 7D 2C", seat=1, after="bogus", worlds=10, seed=1)
+    library = str(raised.value)
+    cli = subprocess.run([NAPSIM, "hand", "AH KH 9H 7D 2C", "--seat", "1", "--after", "bogus",
+                          "--worlds", "10", "--seed", "1"], capture_output=True, text=True)
+    assert cli.returncode == 2
+    assert "--" not in library and "`after`" in library
+    assert cli.stderr.strip() == "error: " + library.replace("`after`", "--after")
+
+
 def test_bad_cards_raise_value_error():
     with pytest.raises(ValueError, match="ZZ"):
         napsim.hand("AH KH 9H 7D ZZ", seed=1)

@@ -565,7 +565,7 @@ fn strata(profile: &Profile, job: &BidTableJob, scheme: Scheme) -> Result<Option
         return Ok(None);
     };
     if per_class == 0 {
-        return Err(Error::input("--per-class: expected at least 1 hand"));
+        return Err(Error::input("`per_class`: expected at least 1 hand"));
     }
     let mut index = ClassIndex::build(profile.pack(job.players), scheme, |_| true);
     let by_label: BTreeMap<String, Class> = index.classes().map(|c| (scheme.label(c), c)).collect();
@@ -576,13 +576,13 @@ fn strata(profile: &Profile, job: &BidTableJob, scheme: Scheme) -> Result<Option
             && seat >= job.players
         {
             return Err(Error::input(format!(
-                "--classes: seat {seat} is not at a table of {} players",
+                "`classes`: seat {seat} is not at a table of {} players",
                 job.players
             )));
         }
         let class = by_label.get(&label).ok_or_else(|| {
             Error::input(format!(
-                "--classes: no hand has the class '{label}' under --by {}",
+                "`classes`: no hand has the class '{label}' under `by` {}",
                 job.by
             ))
         })?;
@@ -616,7 +616,7 @@ impl LongCommand for BidTable {
             .find(|s| s.name() == job.by)
             .ok_or_else(|| {
                 Error::input(format!(
-                    "--by {}: expected one of {}",
+                    "`by` {}: expected one of {}",
                     job.by,
                     TABLE_SCHEMES.map(Scheme::name).join(", ")
                 ))

@@ -108,8 +108,8 @@ impl OptimizeSettings {
     pub fn check(&self, profile: &Profile) -> Result<Scheme, Error> {
         profile.check_players(self.players)?;
         for (flag, level) in [
-            ("--level", self.level),
-            ("--deviation-level", self.deviation_level),
+            ("`level`", self.level),
+            ("`deviation_level`", self.deviation_level),
         ] {
             if !(level > 0.5 && level < 1.0) {
                 return Err(Error::input(format!(
@@ -119,33 +119,33 @@ impl OptimizeSettings {
         }
         if self.deals == 0 || self.held_out < 2 {
             return Err(Error::input(
-                "--deals must be at least 1 and --held-out at least 2 (half choose the best \
+                "`deals` must be at least 1 and `held_out` at least 2 (half choose the best \
                  response, half measure it)",
             ));
         }
         if History::named(&self.history).is_none() {
             return Err(Error::input(format!(
-                "--history {}: use calls or highest",
+                "`history` {}: use calls or highest",
                 self.history
             )));
         }
         let scheme = scheme_named(&self.by).ok_or_else(|| {
             Error::input(format!(
-                "--by {}: use classes, classes-misere, classes-rated, coarse, exact or strength",
+                "`by` {}: use classes, classes-misere, classes-rated, coarse, exact or strength",
                 self.by
             ))
         })?;
         if scheme == Scheme::ClassesRated {
             if misere_bid(profile).is_none() {
                 return Err(Error::input(format!(
-                    "--by classes-rated rates hands for a Misère, which profile {} does not \
+                    "`by` classes-rated rates hands for a Misère, which profile {} does not \
                      have: use classes",
                     profile.name()
                 )));
             }
             if self.rating_deals == 0 {
                 return Err(Error::input(
-                    "--rating-deals must be at least 1 with --by classes-rated",
+                    "`rating_deals` must be at least 1 with `by` classes-rated",
                 ));
             }
         }

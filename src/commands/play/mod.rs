@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 pub use crate::analysis::game::{DEFAULT_BOTS, HINT_PLAY};
-use crate::analysis::game::{Event, Game, GameError, GameSettings, Question, Settlement};
+use crate::analysis::game::{Event, Game, GameSettings, Question, Settlement};
 use crate::bots::ext;
 use crate::error::Error;
 use crate::game::Call;
@@ -167,7 +167,7 @@ pub fn play_session(
         bot_pool: job.bot_pool.clone(),
     };
     // Checked before a seed is chosen: bad flags get their one error line alone.
-    settings.check(&profile).map_err(with_flags)?;
+    settings.check(&profile)?;
     let seed = job.seed.unwrap_or_else(fresh_seed);
     settings.seed = seed;
     let game = Game::new(&profile, settings)?;
@@ -214,17 +214,6 @@ pub fn play_session(
     )
 }
 
-/// A game's refusal in the command's terms: its flags named.
-fn with_flags(error: Error) -> Error {
-    let Error::Refused(refused) = error else {
-        return error;
-    };
-    match refused.downcast::<GameError>() {
-        Ok(refused) => Error::input(format!("--{refused}")),
-        Err(other) => Error::Refused(other),
-    }
-}
-
 /// Checks, before the session starts, that its records can be saved at `path`: no saved
 /// session there unless `force`, and a file that can be created in its folder (a folder of
 /// `/proc`, say, cannot hold one).
@@ -236,7 +225,7 @@ fn check_save(path: &std::path::Path, force: bool, given: bool) -> Result<(), Er
     crate::files::check_writable(path)?;
     if !force && std::fs::symlink_metadata(path).is_ok() {
         let which = if given {
-            format!("--save {}", path.display())
+            format!("`save` {}", path.display())
         } else {
             format!(
                 "the session file {} (the default for this seed)",
@@ -244,7 +233,7 @@ fn check_save(path: &std::path::Path, force: bool, given: bool) -> Result<(), Er
             )
         };
         return Err(Error::input(format!(
-            "{which}: the file exists; give --save another path, or add --force to replace it \
+            "{which}: the file exists; give `save` another path, or add `force` to replace it \
              once a deal is finished"
         )));
     }

@@ -28,7 +28,7 @@ pub enum HandInputError {
     },
     /// An empty call between commas in `--after`.
     #[error(
-        "--after '{text}': call {index} is empty; write the calls separated by single commas \
+        "`after` '{text}': call {index} is empty; write the calls separated by single commas \
          (pass,three)"
     )]
     EmptyCall {
@@ -39,7 +39,7 @@ pub enum HandInputError {
     },
     /// Not one call per earlier seat.
     #[error(
-        "--after gives {given} call{} but seat {seat} has {seat} earlier seat{}: give exactly \
+        "`after` gives {given} call{} but seat {seat} has {seat} earlier seat{}: give exactly \
          {seat} (pass or a bid: {bids})",
         plural(.given),
         plural(.seat)
@@ -53,7 +53,7 @@ pub enum HandInputError {
         bids: String,
     },
     /// A word that is not `pass` or a bid of the profile.
-    #[error("--after: '{word}' is not a call of profile {profile}: use pass or one of {bids}")]
+    #[error("`after`: '{word}' is not a call of profile {profile}: use pass or one of {bids}")]
     UnknownCall {
         /// The word.
         word: String,
@@ -63,7 +63,7 @@ pub enum HandInputError {
         bids: String,
     },
     /// A call that is illegal where it is made.
-    #[error("--after: '{word}' at seat {seat} is impossible: {reason}")]
+    #[error("`after`: '{word}' at seat {seat} is impossible: {reason}")]
     Impossible {
         /// The call as written.
         word: String,
