@@ -7,8 +7,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Whether `path` names something other than a regular file or a link to one (a device such
 /// as `/dev/stdout`, a pipe): such outputs are written directly and get no manifest beside them.
@@ -19,8 +19,8 @@ pub fn is_special_file(path: &Path) -> bool {
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed. A
 /// symbolic link is followed (its target is replaced, not the link); a device or pipe is
 /// written directly.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_all_atomic(&[(path, bytes)]).map_err(|(_, e)| e)
+pub fn write_atomic(path: &Path, bytes: &[u8], gate: &WriteGate) -> std::io::Result<()> {
+    write_all_atomic(&[(path, bytes)], gate).map_err(|(_, e)| e)
 }
 
 /// The file `path` names, for comparing paths: its directory resolved (`.`, `..`, links) and
@@ -62,78 +62,102 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     a == b || resolve(a) == resolve(b)
 }
 
-/// Writes under way ([`write_all_atomic`]).
-static WRITES_UNDER_WAY: AtomicUsize = AtomicUsize::new(0);
-/// Set once the process is to exit ([`exit_after_writes`]).
-static EXIT_ASKED: AtomicBool = AtomicBool::new(false);
-/// How the process exits once its writes are done ([`set_deferred_exit`]).
-static DEFERRED_EXIT: OnceLock<fn() -> !> = OnceLock::new();
+/// The writes of one program, and an exit that waits for them: a signal handler asks for the
+/// exit ([`WriteGate::exit_after_writes`]) and the last write under way carries it out, so that
+/// neither a finished result nor a temporary file is left half-written. The command line makes
+/// one and hands it to everything that writes; a library caller that never asks for an exit
+/// can use [`WriteGate::default`]. Cloning shares it.
+#[derive(Clone, Default)]
+pub struct WriteGate(Arc<GateState>);
 
-/// Sets how the process exits when an exit asked for during a write ([`exit_after_writes`])
-/// is carried out, after the last write under way: the command line ends its bots and exits
-/// with its interrupted status.
-pub fn set_deferred_exit(exit: fn() -> !) {
-    let _ = DEFERRED_EXIT.set(exit);
+#[derive(Default)]
+struct GateState {
+    /// Writes under way.
+    under_way: AtomicUsize,
+    /// Set once the exit is asked for.
+    exit_asked: AtomicBool,
+    /// Set by the one thread that carries the exit out.
+    exiting: AtomicBool,
+    /// How the exit is carried out ([`WriteGate::set_exit`]).
+    exit: OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
-/// Whether a write ([`write_all_atomic`]) is under way. Safe in a signal handler.
-pub fn writes_under_way() -> bool {
-    WRITES_UNDER_WAY.load(Ordering::SeqCst) > 0
-}
-
-/// Asks the process to exit: false when no write is under way (the caller exits now), true when
-/// one is (the last one to finish exits, through [`set_deferred_exit`]'s function, and no new
-/// write starts), so that neither a finished result nor a temporary file is left half-written.
-/// Safe in a signal handler: atomics only.
-/// A second ask (a third Ctrl-C) returns false whatever is under way: a write that blocks (a
-/// pipe nobody reads) must not keep napsim alive.
-pub fn exit_after_writes() -> bool {
-    if EXIT_ASKED.swap(true, Ordering::SeqCst) {
-        return false;
+impl std::fmt::Debug for WriteGate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WriteGate")
+            .field("under_way", &self.0.under_way.load(Ordering::SeqCst))
+            .field("exit_asked", &self.0.exit_asked.load(Ordering::SeqCst))
+            .finish()
     }
-    WRITES_UNDER_WAY.load(Ordering::SeqCst) > 0
 }
 
-/// The exit asked for during writes, carried out once: a second thread to get here waits for
-/// the first to end the process.
-fn deferred_exit() -> ! {
-    static EXITING: AtomicBool = AtomicBool::new(false);
-    if EXITING.swap(true, Ordering::SeqCst) {
-        loop {
-            std::thread::sleep(std::time::Duration::from_secs(1));
+impl WriteGate {
+    /// Sets how the process exits when an exit asked for during a write is carried out, after
+    /// the last write under way (the command line ends its bots and exits with its interrupted
+    /// status; should `exit` return, the process exits with 130 all the same). The first call
+    /// sets it.
+    pub fn set_exit(&self, exit: impl Fn() + Send + Sync + 'static) {
+        let _ = self.0.exit.set(Box::new(exit));
+    }
+
+    /// Whether a write is under way. Safe in a signal handler.
+    pub fn writes_under_way(&self) -> bool {
+        self.0.under_way.load(Ordering::SeqCst) > 0
+    }
+
+    /// Asks for the exit: false when no write is under way (the caller exits now), true when
+    /// one is (the last one to finish exits, and no new write starts). Safe in a signal
+    /// handler: atomics only. A second ask (a third Ctrl-C) returns false whatever is under way:
+    /// a write that blocks (a pipe nobody reads) must not keep napsim alive.
+    pub fn exit_after_writes(&self) -> bool {
+        if self.0.exit_asked.swap(true, Ordering::SeqCst) {
+            return false;
         }
+        self.writes_under_way()
     }
-    match DEFERRED_EXIT.get() {
-        Some(exit) => exit(),
-        None => std::process::exit(130),
+
+    /// The exit asked for during writes, carried out once: a second thread to get here waits
+    /// for the first to end the process.
+    fn exit(&self) -> ! {
+        if self.0.exiting.swap(true, Ordering::SeqCst) {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        }
+        if let Some(exit) = self.0.exit.get() {
+            exit();
+        }
+        std::process::exit(130)
     }
-}
 
-/// One write under way, counted while it lives ([`exit_after_writes`]).
-struct WriteUnderWay;
-
-impl WriteUnderWay {
-    fn start() -> WriteUnderWay {
-        WRITES_UNDER_WAY.fetch_add(1, Ordering::SeqCst);
-        if EXIT_ASKED.load(Ordering::SeqCst) {
+    /// One write under way, counted while it lives.
+    fn start(&self) -> WriteUnderWay<'_> {
+        let state = &self.0;
+        state.under_way.fetch_add(1, Ordering::SeqCst);
+        if state.exit_asked.load(Ordering::SeqCst) {
             // The exit was asked for while another write was under way: that one exits when
             // it is done (or, if it has just finished, this one does). No new file is started.
-            if WRITES_UNDER_WAY.fetch_sub(1, Ordering::SeqCst) == 1 {
-                deferred_exit();
+            if state.under_way.fetch_sub(1, Ordering::SeqCst) == 1 {
+                self.exit();
             }
             loop {
                 std::thread::sleep(std::time::Duration::from_secs(1));
             }
         }
-        WriteUnderWay
+        WriteUnderWay(self)
     }
 }
 
-impl Drop for WriteUnderWay {
+/// One write under way ([`WriteGate::start`]).
+struct WriteUnderWay<'g>(&'g WriteGate);
+
+impl Drop for WriteUnderWay<'_> {
     fn drop(&mut self) {
-        if WRITES_UNDER_WAY.fetch_sub(1, Ordering::SeqCst) == 1 && EXIT_ASKED.load(Ordering::SeqCst)
+        let state = &(self.0).0;
+        if state.under_way.fetch_sub(1, Ordering::SeqCst) == 1
+            && state.exit_asked.load(Ordering::SeqCst)
         {
-            deferred_exit();
+            self.0.exit();
         }
     }
 }
@@ -143,9 +167,13 @@ impl Drop for WriteUnderWay {
 /// failure (a full disk, a directory in the way) leaves none of them. Missing folders above a
 /// file are created, and removed again on a failure. Devices and pipes are written directly,
 /// before the renames. The error names the file that failed. An exit asked for meanwhile (a
-/// second Ctrl-C) waits until the files are in place ([`exit_after_writes`]).
-pub fn write_all_atomic(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, std::io::Error)> {
-    let _under_way = WriteUnderWay::start();
+/// second Ctrl-C) waits, through `gate`, until the files are in place
+/// ([`WriteGate::exit_after_writes`]).
+pub fn write_all_atomic(
+    files: &[(&Path, &[u8])],
+    gate: &WriteGate,
+) -> Result<(), (PathBuf, std::io::Error)> {
+    let _under_way = gate.start();
     for (i, (path, _)) in files.iter().enumerate() {
         if files[..i].iter().any(|(other, _)| same_file(other, path)) {
             let e = std::io::Error::new(

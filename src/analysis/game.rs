@@ -423,9 +423,20 @@ impl<'p> Game<'p> {
                 self.start_deal(events);
                 continue;
             }
-            if let Some(question) = self.step(events)? {
+            let asked = self.step(events)?;
+            // A bot that failed decided by a stand-in: the session ends with its failure.
+            self.bots_held()?;
+            if let Some(question) = asked {
                 return Ok(Some(question));
             }
+        }
+    }
+
+    /// Fails with the failure of a bot of the session's pool, if one failed.
+    fn bots_held(&self) -> Result<(), Error> {
+        match self.settings.bot_pool.failure() {
+            Some(why) => Err(Error::Runtime(why)),
+            None => Ok(()),
         }
     }
 
@@ -828,7 +839,10 @@ impl<'p> Game<'p> {
             threads: self.settings.threads,
         };
         let seed = next_u64(&mut self.hint_rng);
-        call_hint(state, &coach, seed).map_err(|e| Error::runtime(e.to_string()))
+        let hint = call_hint(state, &coach, seed).map_err(|e| Error::runtime(e.to_string()))?;
+        // The other seats may bid as the session's bots do.
+        self.bots_held()?;
+        Ok(hint)
     }
 
     /// Each legal card's share of PIMC's sampled worlds won for the caller's side and its

@@ -64,7 +64,9 @@ pub const PLAY_POLICIES: &[&str] = &[
 ];
 
 /// Builds a bid policy from its spec for `profile`; an external bot in it runs in a pool of
-/// its own, which it ends when dropped ([`bid_policy_in`] names the pool).
+/// its own, which it ends when dropped. Such a bot's failure is reported only through its
+/// pool ([`ext::BotPool::failure`]: the failing decision and every later one are stand-ins),
+/// so a caller that may run external bots names the pool with [`bid_policy_in`] and checks it.
 pub fn bid_policy(text: &str, profile: &Profile) -> Result<Box<dyn BidPolicy>, SpecError> {
     bid_policy_in(text, profile, &ext::BotPool::default())
 }
@@ -127,7 +129,9 @@ pub fn bid_policy_at(
 }
 
 /// Builds a play policy from its spec for `profile`; an external bot in it runs in a pool of
-/// its own, which it ends when dropped ([`play_policy_in`] names the pool).
+/// its own, which it ends when dropped. Such a bot's failure is reported only through its
+/// pool ([`ext::BotPool::failure`]), so a caller that may run external bots names the pool
+/// with [`play_policy_in`] and checks it.
 pub fn play_policy(text: &str, profile: &Profile) -> Result<Box<dyn PlayPolicy>, SpecError> {
     play_policy_in(text, profile, &ext::BotPool::default())
 }

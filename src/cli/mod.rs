@@ -25,9 +25,10 @@ use crate::analysis::hand::{Hand, HandJob};
 use crate::analysis::simulate::{Simulate, SimulateJob};
 use crate::analysis::thresholds::{Thresholds, ThresholdsJob};
 use crate::analysis::tournament::{Tournament, TournamentJob};
-use crate::bots::ext::{BotKiller, BotPool};
+use crate::bots::ext::BotPool;
 use crate::commands::{self, DealJob, LongRun, Outputs, Render, SolveJob};
 use crate::error::Error;
+use crate::files::WriteGate;
 use crate::report::{Rendered, TerminalProgress};
 use crate::rules::{self, Profile, load_profile};
 use crate::run::Controls;
@@ -65,12 +66,16 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     cli.rules_given = given(&matches, "rules");
     // The command's external bots: one pool for the whole command, which the signal handlers
     // can end.
-    let bots = BotPool::new(std::time::Duration::from_secs_f64(cli.move_time));
-    end_bots_on_signals(bots.killer());
-    // A policy that aborts outside a block driver (a bot failing in `deal`, `hand`, `review`)
-    // is a failure of the run like any other: one error line, exit 1.
-    let result = crate::sim::attempt(|| run(cli, &bots))
-        .unwrap_or_else(|abort| Err(Error::Runtime(abort.0)));
+    let process = Process {
+        bots: BotPool::new(std::time::Duration::from_secs_f64(cli.move_time)),
+        writes: WriteGate::default(),
+        plain_handlers: std::sync::Mutex::new(Vec::new()),
+    };
+    let bots = &process.bots;
+    end_bots_on_signals(&process);
+    // A bot that failed is a failure of the command like any other: one error line, exit 1
+    // (the commands that show results as they go check before each).
+    let result = run(cli, &process).and_then(|()| commands::bots_held(bots));
     // Every external bot ends with napsim, whatever the outcome.
     bots.shutdown();
     match result {
@@ -113,8 +118,17 @@ fn replay_text(a: args::ReplayArgs) -> commands::ReplayText {
     }
 }
 
-/// Runs the parsed command line, its external bots in `bots`.
-fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
+/// What one run of the command line owns: its external bots, its writes (which an exit on a
+/// signal waits for) and the plain signal handlers until a command installs its own.
+struct Process {
+    bots: BotPool,
+    writes: WriteGate,
+    plain_handlers: std::sync::Mutex<Vec<signal_hook::SigId>>,
+}
+
+/// Runs the parsed command line in `process`.
+fn run(cli: Cli, process: &Process) -> Result<(), Error> {
+    let bots = &process.bots;
     let rules = cli.rules.as_str();
     match cli.command {
         Command::Rules { action } => emit(
@@ -169,7 +183,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 None => Box::new(std::io::stdin().lock()),
             };
             let file = commands::SessionFile::new();
-            report_on_signals(file.clone(), bots.clone())?;
+            report_on_signals(file.clone(), process)?;
             commands::play_session(
                 rules,
                 &job,
@@ -229,7 +243,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 breakeven: a.breakeven,
                 ..Outputs::default()
             };
-            long::<Equity>(&profile, job, (&a.long, bots), outputs)
+            long::<Equity>(&profile, job, (&a.long, process), outputs)
         }
         Command::Simulate(a) => {
             let profile = load_profile(rules)?;
@@ -238,7 +252,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Simulate>(&profile, job, (&a.long, bots), outputs)
+            long::<Simulate>(&profile, job, (&a.long, process), outputs)
         }
         Command::Hand(a) => {
             let profile = load_profile(rules)?;
@@ -247,7 +261,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Hand>(&profile, job, (&a.long, bots), outputs)
+            long::<Hand>(&profile, job, (&a.long, process), outputs)
         }
         Command::BidTable(a) => {
             let profile = load_profile(rules)?;
@@ -258,7 +272,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 plot: a.plot,
                 ..Outputs::default()
             };
-            long::<BidTable>(&profile, job, (&a.run.long, bots), outputs)
+            long::<BidTable>(&profile, job, (&a.run.long, process), outputs)
         }
         Command::Thresholds(a) => {
             let profile = load_profile(rules)?;
@@ -272,7 +286,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 out: a.out,
                 ..Outputs::default()
             };
-            long::<Thresholds>(&profile, job, (&a.run.long, bots), outputs)
+            long::<Thresholds>(&profile, job, (&a.run.long, process), outputs)
         }
         Command::Optimize(a) => {
             let profile = load_profile(rules)?;
@@ -319,7 +333,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 markdown: a.markdown,
                 ..Outputs::default()
             };
-            let controls = controls_of(&a.long, bots)?;
+            let controls = controls_of(&a.long, process)?;
             let progress = TerminalProgress::new(a.long.quiet, flags::in_flags);
             let run = LongRun {
                 seed: Some(seed),
@@ -327,7 +341,10 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 outputs,
                 progress: &progress,
             };
-            deliver(commands::optimize(&profile, settings, &a.start, run)?)
+            deliver(
+                commands::optimize(&profile, settings, &a.start, run)?,
+                process,
+            )
         }
         Command::Tournament(a) => {
             let profile = load_profile(rules)?;
@@ -349,7 +366,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 markdown: a.markdown,
                 ..Outputs::default()
             };
-            long::<Tournament>(&profile, job, (&a.long, bots), outputs)
+            long::<Tournament>(&profile, job, (&a.long, process), outputs)
         }
         Command::Merge(a) => {
             // The profile comes from the parts; a --rules other than the default must match it.
@@ -362,7 +379,7 @@ fn run(cli: Cli, bots: &BotPool) -> Result<(), Error> {
                 outcomes: a.outcomes,
                 breakeven: a.breakeven,
             };
-            deliver(commands::merge(&a.parts, expected, outputs)?)
+            deliver(commands::merge(&a.parts, expected, outputs)?, process)
         }
         Command::Completions { shell } => {
             let mut script = Vec::new();
@@ -453,10 +470,10 @@ fn simulate_job(players: usize, deals: u64, policies: args::PolicyArgs) -> Simul
 fn long<C: Render>(
     profile: &Profile,
     job: C::Job,
-    (args, bots): (&LongArgs, &BotPool),
+    (args, process): (&LongArgs, &Process),
     outputs: Outputs,
 ) -> Result<(), Error> {
-    let controls = controls_of(args, bots)?;
+    let controls = controls_of(args, process)?;
     let progress = TerminalProgress::new(args.quiet, flags::in_flags);
     let run = LongRun {
         seed: args.seed,
@@ -464,19 +481,23 @@ fn long<C: Render>(
         outputs,
         progress: &progress,
     };
-    deliver(commands::run_long::<C>(profile, job, run, fresh_seed)?)
+    deliver(
+        commands::run_long::<C>(profile, job, run, fresh_seed)?,
+        process,
+    )
 }
 
 /// The run controls the long flags ask for, stopping cleanly on SIGINT, SIGTERM or SIGHUP.
-fn controls_of(args: &LongArgs, bots: &BotPool) -> Result<Controls, Error> {
+fn controls_of(args: &LongArgs, process: &Process) -> Result<Controls, Error> {
     let control = &args.control;
     let mut controls = Controls {
         shard: control.shard,
         checkpoint: control.checkpoint.clone(),
         resume: control.resume.clone(),
         checkpoint_every: control.checkpoint_every,
-        stop: stop_on_signals(bots.killer())?,
-        bot_pool: bots.clone(),
+        stop: stop_on_signals(process)?,
+        bot_pool: process.bots.clone(),
+        writes: process.writes.clone(),
         ..Controls::default()
     };
     if let Some(threads) = args.threads {
@@ -491,20 +512,25 @@ fn controls_of(args: &LongArgs, bots: &BotPool) -> Result<Controls, Error> {
 /// temporary file is left ([`files::exit_after_writes`]). A signal that arrives during a write
 /// says so. SIGHUP is left alone when it was ignored at the start: `nohup napsim ...` asks to
 /// outlive the terminal.
-fn stop_on_signals(bots: BotKiller) -> Result<Arc<AtomicBool>, Error> {
+fn stop_on_signals(process: &Process) -> Result<Arc<AtomicBool>, Error> {
     let stop = Arc::new(AtomicBool::new(false));
-    let _ = DEFERRED_KILLER.set(bots.clone());
-    crate::files::set_deferred_exit(exit_interrupted);
-    drop_plain_handlers();
+    let bots = process.bots.killer();
+    let deferred = bots.clone();
+    process.writes.set_exit(move || {
+        deferred.kill();
+        std::process::exit(INTERRUPTED)
+    });
+    drop_plain_handlers(process);
     for signal in stop_signals() {
         let stop = Arc::clone(&stop);
         let bots = bots.clone();
+        let writes = process.writes.clone();
         let handler = move || {
             if !stop.swap(true, Ordering::SeqCst) {
-                if crate::files::writes_under_way() {
+                if writes.writes_under_way() {
                     say_in_handler(b"napsim: finishing the file being written\n");
                 }
-            } else if crate::files::exit_after_writes() {
+            } else if writes.exit_after_writes() {
                 say_in_handler(
                     b"napsim: finishing the file being written, then quitting (another Ctrl-C \
                       quits at once)\n",
@@ -522,17 +548,16 @@ fn stop_on_signals(bots: BotKiller) -> Result<Arc<AtomicBool>, Error> {
     Ok(stop)
 }
 
-/// The handlers [`end_bots_on_signals`] installed, until a command installs its own.
-static PLAIN_HANDLERS: std::sync::Mutex<Vec<signal_hook::SigId>> =
-    std::sync::Mutex::new(Vec::new());
-
 /// For every command: SIGINT, SIGTERM or SIGHUP (unless ignored) kills the bots' process groups
 /// (which a terminal's signal no longer reaches) and exits, as the default action would. The
 /// long commands and `play` replace these with their own ([`drop_plain_handlers`]).
-fn end_bots_on_signals(bots: BotKiller) {
-    let mut ids = PLAIN_HANDLERS.lock().unwrap_or_else(|e| e.into_inner());
+fn end_bots_on_signals(process: &Process) {
+    let mut ids = process
+        .plain_handlers
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     for signal in stop_signals() {
-        let bots = bots.clone();
+        let bots = process.bots.killer();
         let handler = move || {
             bots.kill();
             signal_hook::low_level::exit(INTERRUPTED);
@@ -546,23 +571,16 @@ fn end_bots_on_signals(bots: BotKiller) {
 }
 
 /// Removes the handlers of [`end_bots_on_signals`].
-fn drop_plain_handlers() {
-    let ids = std::mem::take(&mut *PLAIN_HANDLERS.lock().unwrap_or_else(|e| e.into_inner()));
+fn drop_plain_handlers(process: &Process) {
+    let ids = std::mem::take(
+        &mut *process
+            .plain_handlers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()),
+    );
     for id in ids {
         signal_hook::low_level::unregister(id);
     }
-}
-
-/// The bots a deferred exit ([`exit_interrupted`]) kills: it is a plain function, called from
-/// whichever thread finishes the last write, so it finds them here (set once per process).
-static DEFERRED_KILLER: std::sync::OnceLock<BotKiller> = std::sync::OnceLock::new();
-
-/// A deferred exit after an interruption: the bots killed, the interrupted status.
-fn exit_interrupted() -> ! {
-    if let Some(bots) = DEFERRED_KILLER.get() {
-        bots.kill();
-    }
-    std::process::exit(INTERRUPTED)
 }
 
 /// Writes `text` to stderr from a signal handler (`write(2)` alone: no lock, no allocation).
@@ -599,8 +617,9 @@ fn stop_signals() -> Vec<i32> {
 /// ([`INTERRUPTED`]). A session waits on its reader, so a flag would not be seen: a thread of
 /// its own waits for the signal.
 #[cfg(unix)]
-fn report_on_signals(file: commands::SessionFile, bots: BotPool) -> Result<(), Error> {
-    drop_plain_handlers();
+fn report_on_signals(file: commands::SessionFile, process: &Process) -> Result<(), Error> {
+    drop_plain_handlers(process);
+    let bots = process.bots.clone();
     let mut signals = signal_hook::iterator::Signals::new(stop_signals())
         .map_err(|e| Error::runtime(format!("cannot install the signal handlers: {e}")))?;
     std::thread::spawn(move || {
@@ -616,7 +635,7 @@ fn report_on_signals(file: commands::SessionFile, bots: BotPool) -> Result<(), E
 /// Where signals cannot be waited for on a thread, a session keeps the plain handlers: the
 /// finished deals are saved as each ends.
 #[cfg(not(unix))]
-fn report_on_signals(_: commands::SessionFile, _: BotPool) -> Result<(), Error> {
+fn report_on_signals(_: commands::SessionFile, _: &Process) -> Result<(), Error> {
     Ok(())
 }
 
@@ -632,9 +651,10 @@ fn ignored(signal: i32) -> bool {
 }
 
 /// Writes a command's files, then its stderr and stdout.
-fn deliver(rendered: Rendered) -> Result<(), Error> {
+fn deliver(rendered: Rendered, process: &Process) -> Result<(), Error> {
+    commands::bots_held(&process.bots)?;
     rendered
-        .write_files()
+        .write_files(&process.writes)
         .map_err(|(path, e)| Error::runtime(format!("cannot write {}: {e}", path.display())))?;
     stderr::write(&flags::in_flags(&rendered.stderr));
     emit(&rendered.stdout)

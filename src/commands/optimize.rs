@@ -274,7 +274,7 @@ pub fn optimize(
     };
     let mut last_identity = None;
     while let Some(phase) = file.next_phase(&settings) {
-        save_state(&state_path, &file, spent)?;
+        save_state(&controls.writes, &state_path, &file, spent)?;
         let command = OptimizePhase::prepare(
             profile,
             PhaseJob {
@@ -303,7 +303,7 @@ pub fn optimize(
         let done = match execution.run(&command, phase_seed(settings.seed, phase), None) {
             Ok(done) => done.expect("a whole run"),
             Err(Error::Interrupted(_)) => {
-                save_state(&state_path, &file, spent)?;
+                save_state(&controls.writes, &state_path, &file, spent)?;
                 return Err(Error::Interrupted(format!(
                     "{phase} interrupted; progress saved to {}; run the same command with \
                      `resume` {} to continue",
@@ -323,7 +323,7 @@ pub fn optimize(
                 report.changed, report.cells_reached, report.mean_gain, report.gain_per_deal
             ));
         }
-        save_state(&state_path, &file, spent)?;
+        save_state(&controls.writes, &state_path, &file, spent)?;
         let _ = std::fs::remove_file(&phase_file);
         last_identity = Some(done.identity);
     }
@@ -366,7 +366,12 @@ fn phase_path(state: &Path) -> PathBuf {
 }
 
 /// Writes the optimiser's state.
-fn save_state(path: &Path, file: &StrategyFile, spent: (f64, f64)) -> Result<(), Error> {
+fn save_state(
+    gate: &files::WriteGate,
+    path: &Path,
+    file: &StrategyFile,
+    spent: (f64, f64),
+) -> Result<(), Error> {
     let checkpoint = Checkpoint {
         format: CHECKPOINT_FORMAT.to_string(),
         strategy: file.clone(),
@@ -374,7 +379,7 @@ fn save_state(path: &Path, file: &StrategyFile, spent: (f64, f64)) -> Result<(),
         cpu_seconds: spent.1,
     };
     let bytes = files::seal(serde_json::to_vec(&checkpoint).expect("a checkpoint serialises"));
-    files::write_atomic(path, &bytes)
+    files::write_atomic(path, &bytes, gate)
         .map_err(|e| Error::runtime(format!("cannot write {}: {e}", path.display())))
 }
 

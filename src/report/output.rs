@@ -42,10 +42,10 @@ impl Rendered {
         self.files.iter().map(|(p, b)| (p.as_path(), b.as_slice()))
     }
 
-    /// Writes every file (to temporary names, then renamed once all are written); the error
-    /// names the file that failed.
-    pub fn write_files(&self) -> Result<(), (PathBuf, std::io::Error)> {
+    /// Writes every file (to temporary names, then renamed once all are written; an exit asked
+    /// of `gate` meanwhile waits for them); the error names the file that failed.
+    pub fn write_files(&self, gate: &files::WriteGate) -> Result<(), (PathBuf, std::io::Error)> {
         let files: Vec<(&Path, &[u8])> = self.files().collect();
-        files::write_all_atomic(&files)
+        files::write_all_atomic(&files, gate)
     }
 }

@@ -12,7 +12,7 @@ use super::LongCommand;
 use super::partial::{self, Identity, Partial, RawPartial, Spent, process_cpu_seconds};
 use crate::bots::ext::BotPool;
 use crate::error::Error;
-use crate::files;
+use crate::files::{self, WriteGate};
 use crate::sim::{self, Plan, Progress, RunError, RunState, Shard};
 
 /// How the user controls a long run: which share of it this process computes, where its
@@ -37,6 +37,9 @@ pub struct Controls {
     /// Where the run's external bots run (the command line's pool, which its signal handlers
     /// can end; by default one of the run's own, ended with it).
     pub bot_pool: BotPool,
+    /// The program's writes, which an exit asked for by a signal waits for (the command line's;
+    /// by default one of the run's own, which no one asks to exit).
+    pub writes: WriteGate,
 }
 
 impl Default for Controls {
@@ -50,6 +53,7 @@ impl Default for Controls {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             stop: Arc::new(AtomicBool::new(false)),
             bot_pool: BotPool::default(),
+            writes: WriteGate::default(),
         }
     }
 }
@@ -75,6 +79,8 @@ pub struct Execution<'p> {
     every: Duration,
     threads: usize,
     stop: Arc<AtomicBool>,
+    writes: WriteGate,
+    bots: BotPool,
     progress: &'p dyn Progress,
 }
 
@@ -145,6 +151,8 @@ impl<'p> Execution<'p> {
             every: Duration::from_secs_f64(control.checkpoint_every),
             threads: control.threads,
             stop: control.stop.clone(),
+            writes: control.writes.clone(),
+            bots: control.bot_pool.clone(),
             progress,
         })
     }
@@ -184,7 +192,15 @@ impl<'p> Execution<'p> {
         let identity = &command.identity(seed);
         let unit = C::UNIT;
         let bids = command.profile().bids().len();
-        let work = |block| command.block(seed, block);
+        let work = |block| {
+            let tally = command.block(seed, block);
+            // A bot that failed in this block, or in another while this one ran, left its
+            // failure with the pool: what this block decided since may rest on stand-ins.
+            match self.bots.failure() {
+                Some(why) => Err(sim::Abort(why)),
+                None => Ok(tally),
+            }
+        };
         let shard = self.shard.unwrap_or(Shard::WHOLE);
         let adaptive = command.check_every().is_some();
         if adaptive && let Some(shard) = self.shard {
@@ -276,7 +292,7 @@ impl<'p> Execution<'p> {
             let observe = |state: &RunState<C::Tally>| match &save_to {
                 Some(path) if last_save.elapsed() >= self.every => {
                     last_save = Instant::now();
-                    save(path, identity, shard, state, elapsed())
+                    save(&self.writes, path, identity, shard, state, elapsed())
                 }
                 _ => Ok(()),
             };
@@ -310,13 +326,17 @@ impl<'p> Execution<'p> {
                     return Err(Error::runtime(at));
                 };
                 let done = identity.units_done(&state.done);
-                return Err(match save(&path, identity, shard, &state, elapsed()) {
-                    Ok(()) => Error::runtime(format!(
-                        "{at}; the {done} {unit} finished before it are saved in {}",
-                        path.display()
-                    )),
-                    Err(e) => Error::runtime(format!("{at}; could not save the checkpoint: {e}")),
-                });
+                return Err(
+                    match save(&self.writes, &path, identity, shard, &state, elapsed()) {
+                        Ok(()) => Error::runtime(format!(
+                            "{at}; the {done} {unit} finished before it are saved in {}",
+                            path.display()
+                        )),
+                        Err(e) => {
+                            Error::runtime(format!("{at}; could not save the checkpoint: {e}"))
+                        }
+                    },
+                );
             }
         };
         let elapsed = elapsed();
@@ -329,12 +349,12 @@ impl<'p> Execution<'p> {
             };
             // The default place may be unwritable (a read-only directory): then the temporary
             // directory, rather than losing the run.
-            let saved = save(&path, identity, shard, &state, elapsed)
+            let saved = save(&self.writes, &path, identity, shard, &state, elapsed)
                 .map(|()| path.clone())
                 .or_else(|first| {
                     let name = path.file_name().unwrap_or_default();
                     let elsewhere = std::env::temp_dir().join(name);
-                    save(&elsewhere, identity, shard, &state, elapsed)
+                    save(&self.writes, &elsewhere, identity, shard, &state, elapsed)
                         .map(|()| elsewhere)
                         .map_err(|_| first)
                 })
@@ -357,11 +377,11 @@ impl<'p> Execution<'p> {
             )));
         }
         if let Some(path) = &self.checkpoint {
-            save(path, identity, shard, &state, elapsed)?;
+            save(&self.writes, path, identity, shard, &state, elapsed)?;
         }
         if self.shard.is_some() {
             let out = out.expect("checked in Execution::new: a shard has `out`");
-            save(out, identity, shard, &state, elapsed)?;
+            save(&self.writes, out, identity, shard, &state, elapsed)?;
             progress.info(&format!(
                 "shard {shard}: {shard_units} {unit} (blocks {} to {} of {}) in {:.2} s, \
                  written to {}",
@@ -419,6 +439,7 @@ fn resumed_state<T: serde::de::DeserializeOwned + sim::Tally>(
 
 /// Writes a partial file atomically.
 fn save<T: Serialize>(
+    gate: &WriteGate,
     path: &Path,
     identity: &Identity,
     shard: Shard,
@@ -433,7 +454,7 @@ fn save<T: Serialize>(
     let bytes = Partial::new(identity.clone(), shard, view, elapsed)
         .to_bytes()
         .map_err(|e| Error::runtime(format!("cannot encode {}: {e}", path.display())))?;
-    files::write_atomic(path, &bytes)
+    files::write_atomic(path, &bytes, gate)
         .map_err(|e| Error::runtime(format!("cannot write {}: {e}", path.display())))
 }
 

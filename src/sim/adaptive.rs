@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::abort::{self, Abort};
 use super::{Block, BlockSet, Controls, Plan, PoolError, Progress, RunError, RunState, Tally};
 use crate::rng::StreamCursor;
 
@@ -40,7 +39,7 @@ pub fn is_prefix(done: &BlockSet) -> bool {
 }
 
 /// What the workers share, under one lock.
-struct Shared<T, O, E> {
+struct Shared<T, O, E, A> {
     state: RunState<T>,
     /// The first block not yet merged.
     frontier: u64,
@@ -49,7 +48,7 @@ struct Shared<T, O, E> {
     observe: O,
     failure: Option<E>,
     /// The first block that aborted the run, and why.
-    aborted: Option<(u64, Abort)>,
+    aborted: Option<(u64, A)>,
     stopped: bool,
 }
 
@@ -59,7 +58,7 @@ struct Shared<T, O, E> {
 /// `checks.every`-th block and at the last one the rule is asked, and the run ends when it
 /// holds. A set stop flag, or an error from `observe`, ends the run after the running blocks,
 /// keeping the first blocks finished.
-pub fn run_adaptive<T, F, O, E>(
+pub fn run_adaptive<T, F, O, E, A>(
     plan: Plan,
     controls: &Controls,
     state: RunState<T>,
@@ -67,10 +66,11 @@ pub fn run_adaptive<T, F, O, E>(
     work: F,
     checks: Checks<T>,
     observe: O,
-) -> Result<Adaptive<T>, RunError<E, T>>
+) -> Result<Adaptive<T>, RunError<E, T, A>>
 where
     T: Tally + Default,
-    F: Fn(Block) -> T + Sync,
+    F: Fn(Block) -> Result<T, A> + Sync,
+    A: Send,
     O: FnMut(&RunState<T>) -> Result<(), E> + Send,
     E: Send,
 {
@@ -107,14 +107,12 @@ where
                 return;
             }
             let (deal_rng, policy_rng) = cursor.streams(index);
-            let tally = abort::attempt(|| {
-                work(Block {
-                    index,
-                    len: plan.block_len(index),
-                    deal_rng,
-                    policy_rng,
-                    abandoned: Some(Arc::clone(&halt)),
-                })
+            let tally = work(Block {
+                index,
+                len: plan.block_len(index),
+                deal_rng,
+                policy_rng,
+                abandoned: Some(Arc::clone(&halt)),
             });
             // A panic in another worker poisons the lock; the scope re-raises that panic.
             let Ok(mut guard) = shared.lock() else {
@@ -184,8 +182,8 @@ where
 
 /// Merges the blocks waiting at the frontier, in order, asking the rule at each check; true
 /// when the run must end (the rule held, or the observer failed).
-fn merge_ready<T: Tally, O, E>(
-    shared: &mut Shared<T, O, E>,
+fn merge_ready<T: Tally, O, E, A>(
+    shared: &mut Shared<T, O, E, A>,
     plan: &Plan,
     progress: &dyn Progress,
     is_check: &dyn Fn(u64) -> bool,
@@ -255,7 +253,10 @@ mod tests {
         let work = |mut b: Block| {
             // Later blocks finish first, to shuffle the arrival order.
             std::thread::sleep(std::time::Duration::from_millis(10 - b.index));
-            Seen(vec![b.index], crate::rng::next_u64(&mut b.policy_rng))
+            Ok::<_, super::super::Abort>(Seen(
+                vec![b.index],
+                crate::rng::next_u64(&mut b.policy_rng),
+            ))
         };
         run_adaptive(plan, &controls, state, &Silent, work, checks, |_| {
             Ok::<(), ()>(())

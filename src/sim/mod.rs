@@ -16,7 +16,7 @@ mod abort;
 mod adaptive;
 mod blocks;
 
-pub use abort::{Abort, abort, attempt};
+pub use abort::Abort;
 pub use adaptive::{Adaptive, Checks, is_prefix, run_adaptive};
 pub use blocks::{BlockRangeError, BlockSet, Shard, ShardError};
 
@@ -169,6 +169,7 @@ where
     F: Fn(Block) -> T + Sync,
 {
     let never = AtomicBool::new(false);
+    let work = |block| Ok::<T, std::convert::Infallible>(work(block));
     let controls = Controls {
         blocks: 0..plan.blocks(),
         threads,
@@ -180,9 +181,9 @@ where
     .map_err(|e| match e {
         RunError::Pool(e) => e,
         RunError::Observer(never) => match never {},
-        // No driver above to drop the block: the abort goes on up (through a nested run, such
-        // as a bid policy's own evaluation, to the run that holds it).
-        RunError::Aborted { abort: why, .. } => abort(why.0),
+        // The work never aborts: a failing bot inside it (a bid policy's own evaluation)
+        // leaves its failure with its pool, for the run that holds this one.
+        RunError::Aborted { abort, .. } => match abort {},
     })?;
     Ok(state.tally)
 }
@@ -208,21 +209,21 @@ pub struct RunState<T> {
 
 /// Why a controlled run failed.
 #[derive(Debug, thiserror::Error)]
-pub enum RunError<E, T = ()> {
+pub enum RunError<E, T = (), A = Abort> {
     /// The worker pool could not start.
     #[error(transparent)]
     Pool(#[from] PoolError),
     /// The observer returned an error (e.g. a checkpoint could not be written).
     #[error("{0}")]
     Observer(E),
-    /// A block's work aborted the run ([`abort`]): that block is not in the state, the blocks
-    /// finished before it are.
-    #[error("{}", .abort.0)]
+    /// A block's work aborted the run (returned an [`Abort`]): that block is not in the
+    /// state, the blocks finished before it are.
+    #[error("{abort}")]
     Aborted {
         /// The block that aborted.
         block: u64,
         /// Why.
-        abort: Abort,
+        abort: A,
         /// The blocks finished, for a checkpoint.
         state: Box<RunState<T>>,
     },
@@ -271,17 +272,18 @@ impl Pending {
 /// done, or, once `controls.stop` is set, when the running blocks have finished: the state then
 /// holds exactly the finished blocks, so the run can be resumed from it. An error from `observe`
 /// stops the run the same way and is returned.
-pub fn run_controlled<T, F, O, E>(
+pub fn run_controlled<T, F, O, E, A>(
     plan: Plan,
     controls: &Controls,
     state: RunState<T>,
     progress: &dyn Progress,
     work: F,
     observe: O,
-) -> Result<RunState<T>, RunError<E, T>>
+) -> Result<RunState<T>, RunError<E, T, A>>
 where
     T: Tally + Default,
-    F: Fn(Block) -> T + Sync,
+    F: Fn(Block) -> Result<T, A> + Sync,
+    A: Send,
     O: FnMut(&RunState<T>) -> Result<(), E> + Send,
     E: Send,
 {
@@ -300,7 +302,7 @@ where
     // there: so the state always holds exactly the finished blocks. The lock is held for a
     // merge (and, rarely, a checkpoint), short beside a block's work.
     let shared = Mutex::new((state, observe, None::<E>));
-    let aborted = Mutex::new(None::<(u64, Abort)>);
+    let aborted = Mutex::new(None::<(u64, A)>);
     // A stop ends the iteration (`Err`), not only each remaining block: rayon then neither
     // splits nor walks the rest of the range, which for a huge run would take hours even when
     // every block is skipped.
@@ -316,14 +318,12 @@ where
                 let index = todo.nth(i);
                 let (deal_rng, policy_rng) = cursor.streams(index);
                 let len = plan.block_len(index);
-                let tally = abort::attempt(|| {
-                    work(Block {
-                        index,
-                        len,
-                        deal_rng,
-                        policy_rng,
-                        abandoned: None,
-                    })
+                let tally = work(Block {
+                    index,
+                    len,
+                    deal_rng,
+                    policy_rng,
+                    abandoned: None,
                 });
                 let tally = match tally {
                     Ok(tally) => tally,
@@ -399,7 +399,7 @@ mod tests {
     fn count_blocks(
         total: u64,
         threads: usize,
-        work: impl Fn(Block, &AtomicBool) -> Count + Sync,
+        work: impl Fn(Block, &AtomicBool) -> Result<Count, Abort> + Sync,
     ) -> Result<RunState<Count>, RunError<(), Count>> {
         let plan = Plan {
             total,
@@ -430,7 +430,7 @@ mod tests {
         std::thread::spawn(move || {
             let state = count_blocks(u64::MAX, 2, |block, stop| {
                 stop.store(true, Ordering::Relaxed);
-                Count(block.len)
+                Ok(Count(block.len))
             });
             let _ = sender.send(state.map_err(|e| format!("{e:?}")));
         });
@@ -448,9 +448,9 @@ mod tests {
         let state = count_blocks(100 * 16, 1, |block, stop| {
             if block.index == 3 {
                 stop.store(true, Ordering::Relaxed);
-                abort("the bot was killed by signal 2".into());
+                return Err(Abort("the bot was killed by signal 2".into()));
             }
-            Count(block.len)
+            Ok(Count(block.len))
         })
         .expect("a stopped run, not a failed one");
         assert_eq!(state.tally, Count(3 * 16));

@@ -5,48 +5,11 @@
 use std::path::Path;
 
 /// (file, name, why): the mutable statics and thread-locals allowed.
-const ALLOWED: &[(&str, &str, &str)] = &[
-    (
-        "solver/mod.rs",
-        "THREAD_SOLVER",
-        "the per-thread solver and its table: speed, never a result",
-    ),
-    (
-        "sim/abort.rs",
-        "ONCE",
-        "the panic hook that silences an aborted run, installed once",
-    ),
-    (
-        "files.rs",
-        "WRITES_UNDER_WAY",
-        "atomic writes under way, for an exit deferred past them",
-    ),
-    (
-        "files.rs",
-        "EXIT_ASKED",
-        "an exit asked for by a signal during a write",
-    ),
-    (
-        "files.rs",
-        "DEFERRED_EXIT",
-        "how the process exits once the writes are done",
-    ),
-    (
-        "files.rs",
-        "EXITING",
-        "one thread carries out the deferred exit",
-    ),
-    (
-        "cli/mod.rs",
-        "PLAIN_HANDLERS",
-        "the command line's signal handlers until a command's own",
-    ),
-    (
-        "cli/mod.rs",
-        "DEFERRED_KILLER",
-        "the bots a deferred exit on a signal kills",
-    ),
-];
+const ALLOWED: &[(&str, &str, &str)] = &[(
+    "solver/mod.rs",
+    "THREAD_SOLVER",
+    "the per-thread solver and its table: speed, never a result",
+)];
 
 /// Types that make a static mutable.
 const MUTABLE: &[&str] = &[

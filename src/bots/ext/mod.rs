@@ -10,8 +10,10 @@
 //!   from the decision's own stream, so that a bot drawing its randomness from it gives the
 //!   same results whatever the thread count.
 //! - A bot that exits, closes its output, answers no JSON, an illegal call or card, or nothing
-//!   within the move time ends the run ([`crate::sim::abort`]) with one line naming the bot,
-//!   the request and what came back. The bot's stderr goes to its log file, never to napsim's
+//!   within the move time ends the run with one line naming the bot, the request and what
+//!   came back: the failure is recorded in the bot's pool ([`BotPool::failure`]), the seat
+//!   gets a stand-in decision, and whoever runs the pool's bots discards the work since and
+//!   reports the failure (no panic carries it). The bot's stderr goes to its log file, never to napsim's
 //!   output.
 //! - Only the call and the card are asked. The other choices some profiles offer (Purchase
 //!   Nap's exchange, Peep Nap's look at the floater and its discard, a named trump, Sir
@@ -139,9 +141,9 @@ impl External {
         }
     }
 
-    /// After a failure: the process is ended; the seat forfeits (`fallback` played) when its
-    /// thread records forfeits; otherwise the run ends with the bot, what happened, the
-    /// request and the answer.
+    /// After a failure: the process is ended and `fallback` decided; the seat forfeits when
+    /// its thread records forfeits; otherwise the pool records the failure (the bot, what
+    /// happened, the request and the answer), which ends the run that asked.
     fn failed<T>(&self, seat: usize, (failed, lease): (Failed, Option<Lease>), fallback: T) -> T {
         if let Some(lease) = lease {
             lease.end();
@@ -152,13 +154,14 @@ impl External {
         let answer = failed
             .answer
             .map_or(String::new(), |a| format!("; it answered: {a}"));
-        crate::sim::abort(format!(
+        self.pool.fail(format!(
             "bot {}: {}; request: {}{answer} (its stderr is in {})",
             self.spec,
             failed.what,
             failed.request,
             self.program.log.display()
-        ))
+        ));
+        fallback
     }
 }
 
@@ -211,6 +214,9 @@ impl BidPolicy for External {
         } else {
             legal[0]
         };
+        if self.pool.failure().is_some() {
+            return fallback;
+        }
         let (answer, mut lease) = match self.ask(view.players(), view.profile(), &request) {
             Ok(answered) => answered,
             Err(failed) => return self.failed(view.seat(), failed, fallback),
@@ -239,6 +245,9 @@ impl PlayPolicy for External {
         }
         let mut request = String::with_capacity(1024);
         message::play_request(&mut request, view, next_u64(rng) & SEED_MASK);
+        if self.pool.failure().is_some() {
+            return lowest;
+        }
         let (answer, mut lease) = match self.ask(view.players(), view.profile(), &request) {
             Ok(answered) => answered,
             Err(failed) => return self.failed(view.seat(), failed, lowest),

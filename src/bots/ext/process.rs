@@ -33,6 +33,9 @@ struct Inner {
     /// While a deal runs under [`BotPool::record_forfeits`] on a thread: the seats whose bot
     /// failed in it.
     forfeits: Mutex<HashMap<std::thread::ThreadId, Vec<usize>>>,
+    /// The first failure of a bot that did not forfeit: it ends whatever runs the pool's bots
+    /// ([`BotPool::failure`]).
+    failure: Mutex<Option<String>>,
 }
 
 /// The process groups of a pool's running bots: a slot holds a group's number, or 0. Read by
@@ -112,6 +115,7 @@ impl BotPool {
             groups: Arc::new(Groups([const { AtomicU32::new(0) }; 256])),
             idle: Mutex::new(HashMap::new()),
             forfeits: Mutex::new(HashMap::new()),
+            failure: Mutex::new(None),
         }))
     }
 
@@ -153,6 +157,22 @@ impl BotPool {
         let seats = lock(&self.0.forfeits).remove(&thread).unwrap_or_default();
         drop(recording);
         (value, seats)
+    }
+
+    /// Why the pool's bots failed, if one did outside a deal that records forfeits: the
+    /// first failure, worded for the user (the bot, what happened, the request and the
+    /// answer). From then on no bot of the pool is asked anything: each decision is a
+    /// stand-in (a pass, the lowest legal card) so that the work under way ends quickly, and
+    /// whoever runs the pool's bots must discard what was decided since and end with this
+    /// failure (the block drivers drop the blocks that finish after it; [`crate::run`] and
+    /// the command line report it).
+    pub fn failure(&self) -> Option<String> {
+        lock(&self.0.failure).clone()
+    }
+
+    /// Records a failure ([`BotPool::failure`]); the first one is kept.
+    pub(super) fn fail(&self, message: String) {
+        lock(&self.0.failure).get_or_insert(message);
     }
 
     /// Records a forfeit by `seat` if this thread records forfeits; false otherwise.

@@ -136,7 +136,10 @@ impl SessionFile {
                 .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;
             text.push('\n');
         }
-        crate::files::write_atomic(&path, text.as_bytes())
+        // The session's own lock, not a gate, holds a signal's report back until the write
+        // is done (`close`).
+        let gate = crate::files::WriteGate::default();
+        crate::files::write_atomic(&path, text.as_bytes(), &gate)
             .map_err(|e| Error::runtime(format!("cannot save {}: {e}", path.display())))?;
         saved.deals = records.len();
         Ok(())
@@ -185,10 +188,9 @@ pub fn play_session(
         game,
         history: Vec::new(),
     };
-    // A bot that fails unwinds out of its decision ([`crate::sim::abort`]): the session ends
-    // there, its finished deals already saved.
-    let result = crate::sim::attempt(|| session.run(&mut io))
-        .unwrap_or_else(|abort| Err(Error::runtime(abort.0)));
+    // A bot that fails ends the session with its failure ([`Game::advance`]), its finished
+    // deals already saved.
+    let result = session.run(&mut io);
     let deals = session.game.finished().len();
     if let Err(e) = result {
         return Err(match e {
