@@ -51,6 +51,9 @@ pub struct HandJob {
     pub auction: bool,
     /// The report's format: `text`, `json` or `csv`.
     pub format: String,
+    /// The text names the play policy by its spec even when it is the default strong play.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verbose: bool,
     /// Files the policies read (`table:file=`), with a digest of each.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub input_files: BTreeMap<String, String>,
@@ -122,6 +125,7 @@ impl HandJob {
             dd: true,
             auction: true,
             format: "text".to_string(),
+            verbose: false,
             input_files: BTreeMap::new(),
             session: None,
             objective: None,

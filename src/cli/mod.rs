@@ -445,6 +445,7 @@ fn hand_job(a: &args::HandArgs) -> Result<HandJob, Error> {
         dd: !a.no_dd,
         auction: !a.as_declarer,
         format: format.to_string(),
+        verbose: a.verbose,
         play: a.play.clone(),
         others_bid: a.others_bid.clone(),
         session: a.session.clone(),

@@ -26,6 +26,7 @@ impl Render for Hand {
             stopping: self.stop_rule().zip(self.stop_reason(tally)),
             session: job.session.as_deref(),
             by_wins: self.by_wins(),
+            verbose: job.verbose,
         };
         let bytes = match job.format.as_str() {
             "json" => (report.json() + "\n").into_bytes(),

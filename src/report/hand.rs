@@ -6,6 +6,9 @@ use crate::cards::CardSet;
 use crate::eval::hand::{BidSummary, CallSummary, HandSummary, StopReason, StopRule};
 use crate::rules::Profile;
 
+/// The default strong play of `napsim hand`, as its text names it.
+pub const DEFAULT_PLAY_IN_WORDS: &str = "the default strong play (PIMC over 16 worlds a card, the opening lead over 256, expert defence of a misère)";
+
 /// Everything `napsim hand` reports: the question and the answer.
 pub struct HandReport<'a> {
     /// The rules.
@@ -33,6 +36,8 @@ pub struct HandReport<'a> {
     /// Whether the recommendation follows the chance of winning the session (`--objective
     /// wins`) rather than the units.
     pub by_wins: bool,
+    /// The text names the play policy by its spec even when it is the default strong play.
+    pub verbose: bool,
 }
 
 /// How an adaptive run stopped, in the JSON.
@@ -366,7 +371,13 @@ impl HandReport<'_> {
                 String::new()
             },
         );
-        text += &format!("play: {}; seed {}\n", self.play, self.seed);
+        // The default's spec is jargon to a card player: in words unless asked for.
+        let play = if self.play == crate::eval::hand::DEFAULT_PLAY && !self.verbose {
+            DEFAULT_PLAY_IN_WORDS
+        } else {
+            self.play
+        };
+        text += &format!("play: {play}; seed {}\n", self.seed);
         if let Some(session) = self.session {
             text += &format!(
                 "session: {session} (this deal of the session, then each seat's balance from the \

@@ -67,13 +67,23 @@ pub fn tournament_text(
     rows: &[EntrantRow],
     pairs: &[PairRow],
 ) -> String {
+    // Both counts in the same words as the table's `sessions` column: card sets, and the
+    // sessions they make (a duplicate card set is played in every rotation).
+    let most = if job.sprt.is_some() { "at most " } else { "" };
+    let played = if job.duplicate {
+        let rotations = job.players as u64;
+        format!(
+            "{most}{} card sets, duplicate: {rotations} rotations each, {most}{} sessions",
+            job.sessions,
+            job.sessions.saturating_mul(rotations)
+        )
+    } else {
+        format!("{most}{} card sets: one session each", job.sessions)
+    };
     let mut text = format!(
-        "{} | {} players | {}{} card sets{} | seed {seed} | {:.1} s\n\n",
+        "{} | {} players | {played} | seed {seed} | {:.1} s\n\n",
         profile.name(),
         job.players,
-        if job.sprt.is_some() { "at most " } else { "" },
-        job.sessions,
-        if job.duplicate { ", duplicate" } else { "" },
         elapsed_seconds
     );
     text += &format!(

@@ -243,6 +243,7 @@ fn deal_refuses_bad_hands_and_replays() {
         usage(&with(&deal, &["--count", "0"]), "at least 1"),
         usage(&with(&deal, &["--count", "1.5"]), "'1.5'"),
         usage(&set(&deal, "--seed", "-1"), "'-1'"),
+        usage(&set(&deal, "--seed", "-1"), "from 0 to 2^64-1"),
         usage(
             &with(&deal, &["--calls", CALLS]),
             "required arguments were not provided",
@@ -314,6 +315,14 @@ fn simulate_refuses_bad_counts_policies_and_outputs() {
     let policy = |flag: &str, spec: &str| with(&sim, &[flag, spec]);
     check(&[
         usage(&set(&sim, "--deals", "1.5"), "'1.5'"),
+        usage(
+            &set(&sim, "--seed", "-1"),
+            "the seed is a whole number from 0 to 2^64-1",
+        ),
+        usage(
+            &set(&sim, "--seed", "18446744073709551616"),
+            "from 0 to 2^64-1",
+        ),
         usage(&set(&sim, "--deals", "0"), "at least 1"),
         usage(&set(&sim, "--deals", "1e-3"), "'1e-3'"),
         usage(&set(&sim, "--deals", "lots"), "1e6"),

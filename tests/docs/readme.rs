@@ -52,3 +52,22 @@ fn readme_examples_print_what_they_show() {
         .case(&readme)
         .run();
 }
+
+/// The README's claim of how long a close call takes, and `napsim hand --help`'s, are one
+/// sentence from one measurement (the README names the command measured).
+#[test]
+fn the_readme_and_the_hand_help_give_one_time_for_a_close_call() {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme =
+        words(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap());
+    let help = words(&crate::common::stdout(&["hand", "--help"]));
+    let claim = |text: &str| {
+        let start = text
+            .find("a close call plays all 4,000 worlds in")
+            .expect("the close call's time");
+        let end = start + text[start..].find("second").expect("a time in seconds") + "second".len();
+        text[start..end].to_string()
+    };
+    assert_eq!(claim(&readme), claim(&help));
+    assert!(readme.contains("napsim hand \"6C KS 8S KD QD\" --seed 1"));
+}

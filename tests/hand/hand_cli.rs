@@ -655,3 +655,51 @@ fn bad_sessions_exit_2_with_one_error_line() {
         assert_bad(&args, needle);
     }
 }
+
+#[test]
+fn the_table_says_the_default_play_in_words_and_its_spec_when_asked() {
+    let run = |more: &[&str]| {
+        let mut args = vec![
+            "hand",
+            "AH KH 9H 7D 2C",
+            "--worlds",
+            "64",
+            "--seed",
+            "1",
+            "--quiet",
+        ];
+        args.extend_from_slice(more);
+        stdout(&args)
+    };
+    let play_line = |text: &str| text.lines().nth(1).unwrap().to_string();
+    let spec = napsim::eval::hand::DEFAULT_PLAY;
+    let plain = run(&[]);
+    assert!(
+        play_line(&plain).starts_with("play: the default strong play (PIMC"),
+        "{plain}"
+    );
+    assert!(!plain.contains(spec), "{plain}");
+    let verbose = run(&["--verbose"]);
+    assert_eq!(play_line(&verbose), format!("play: {spec}; seed 1"));
+    // The rest of the table is the same.
+    assert_eq!(
+        plain.lines().skip(2).collect::<Vec<_>>(),
+        verbose.lines().skip(2).collect::<Vec<_>>()
+    );
+    // Another play is named by its spec; the JSON and the CSV always name the spec.
+    assert!(play_line(&run(&["--play", "heuristic"])).starts_with("play: heuristic;"));
+    assert_eq!(
+        json(&[
+            "hand",
+            "AH KH 9H 7D 2C",
+            "--worlds",
+            "64",
+            "--seed",
+            "1",
+            "--json",
+            "--quiet"
+        ])["play"],
+        spec
+    );
+    assert!(run(&["--csv"]).contains(spec));
+}

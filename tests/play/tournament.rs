@@ -462,3 +462,39 @@ fn the_session_equity_is_what_sessions_played_from_its_states_give() {
         }
     }
 }
+
+#[test]
+fn the_heading_names_card_sets_and_sessions_as_the_table_counts_them() {
+    for (duplicate, players, heading) in [
+        (
+            true,
+            "3",
+            "10 card sets, duplicate: 3 rotations each, 30 sessions",
+        ),
+        (false, "4", "10 card sets: one session each"),
+    ] {
+        let mut args = vec![
+            "tournament",
+            "--entrant",
+            "a=threshold/heuristic",
+            "--entrant",
+            "b=threshold/random",
+            "--sessions",
+            "10",
+            "--players",
+            players,
+            "--seed",
+            "3",
+            "--quiet",
+        ];
+        if !duplicate {
+            args.push("--no-duplicate");
+        }
+        let text = stdout(&args);
+        assert!(text.lines().next().unwrap().contains(heading), "{text}");
+        // The table's sessions column counts the same sessions.
+        let sessions = if duplicate { "30" } else { "10" };
+        let row = text.lines().find(|l| l.starts_with("a ")).unwrap();
+        assert_eq!(row.split_whitespace().nth(1), Some(sessions), "{text}");
+    }
+}

@@ -629,16 +629,19 @@ impl Session<'_, '_> {
     fn card_hint(&mut self, io: &mut Io) -> Result<(), Error> {
         let hints = self.game.card_hint()?;
         let mut text = format!(
-            "hint: card, PIMC's share of {} sampled worlds won for your side, the declarer's \
-             tricks double dummy (every hand visible)\n",
+            "hint: each card with PIMC's share of {} sampled worlds won for your side, and the \
+             declarer's tricks double dummy (every hand visible)\n",
             self.game.card_hint_worlds()
         );
+        // Each figure says what it is, so that a defender's share (won for the defence) and
+        // the declarer's tricks read apart at a glance.
         for h in &hints {
             text += &format!(
-                "{:<4} {:>5.0}%  {}\n",
+                "{:<4}{:>4.0}% won for your side   declarer {} trick{}\n",
                 io.card(h.card),
                 100.0 * h.pimc,
-                h.dd
+                h.dd,
+                plural(u32::from(h.dd))
             );
         }
         io.tell(text.trim_end(), card_hints_json(&hints))
