@@ -688,18 +688,7 @@ fn the_table_says_the_default_play_in_words_and_its_spec_when_asked() {
     );
     // Another play is named by its spec; the JSON and the CSV always name the spec.
     assert!(play_line(&run(&["--play", "heuristic"])).starts_with("play: heuristic;"));
-    assert_eq!(
-        json(&[
-            "hand",
-            "AH KH 9H 7D 2C",
-            "--worlds",
-            "64",
-            "--seed",
-            "1",
-            "--json",
-            "--quiet"
-        ])["play"],
-        spec
-    );
+    let doc: serde_json::Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    assert_eq!(doc["play"], spec);
     assert!(run(&["--csv"]).contains(spec));
 }
