@@ -278,6 +278,14 @@ impl fmt::Display for Card {
     }
 }
 
+impl Card {
+    /// The card for people, its suit as a symbol (`A♠`): what `napsim play` and `napsim
+    /// review` show. Files, JSON and input use the ASCII notation ([`Card`]'s `Display`, `AS`).
+    pub fn for_people(self) -> String {
+        format!("{}{}", self.rank().letter(), self.suit().symbol())
+    }
+}
+
 impl fmt::Debug for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value, json};
 
 use crate::analysis::review::{CallReview, CardReview, DealReview};
-use crate::cards::CardSet;
+use crate::cards::{Card, CardSet};
 use crate::rules::Profile;
 
 /// A card as the reports write it, or the cards of a set from the highest.
@@ -161,15 +161,17 @@ fn card_line(card: &CardReview) -> String {
         _ => "",
     };
     let cost = card.cost.map_or("-".to_string(), |c| c.to_string());
+    // Cards for people as `napsim play` shows them (`A♠`); the JSON keeps the ASCII.
+    let best: Vec<String> = card.best.iter_desc().map(Card::for_people).collect();
     format!(
         "{:<5} {:<4} {:<4}  {:<8}  {:<4}  {:<15}  {}{mark}",
         card.trick,
         card.seat,
-        card.card.to_string(),
+        card.card.for_people(),
         format!("{}→{after}", card.dd_before),
         cost,
-        cards(card.best).join(" "),
-        card.choice
+        best.join(" "),
+        card.choice.for_people()
     )
 }
 

@@ -238,8 +238,8 @@ fn the_text_report_marks_costly_cards_and_judges_every_call() {
     assert!(text.starts_with("Deal 1: seat 3 declares Three"), "{text}");
     let marked: Vec<&str> = text.lines().filter(|l| l.ends_with(" !")).collect();
     assert_eq!(marked.len(), 2, "{text}");
-    assert!(marked[0].starts_with("2     3    4H    2→1"), "{text}");
-    assert!(marked[1].starts_with("3     2    6C    1→2"), "{text}");
+    assert!(marked[0].starts_with("2     3    4♥    2→1"), "{text}");
+    assert!(marked[1].starts_with("3     2    6♣    1→2"), "{text}");
     assert!(
         text.contains("1 by the declarer, 1 by the defence"),
         "{text}"
@@ -446,4 +446,24 @@ fn records_are_reviewed_under_the_rules_they_were_played_under() {
         &builtin_records,
         "played under profile 'heather-1875', but --rules gives 'pub-guide'",
     );
+}
+
+#[test]
+fn the_text_shows_cards_as_play_does_and_the_json_in_ascii() {
+    let text = stdout(&replay_args(&[]));
+    let rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("trick seat card"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), 20, "{text}");
+    for row in &rows {
+        let card = row.split_whitespace().nth(2).unwrap();
+        assert!(card.ends_with(['♠', '♥', '♦', '♣']), "{row}");
+    }
+    let json = stdout(&replay_args(&["--json"]));
+    let first: Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let card = first["card"].as_str().unwrap();
+    assert!(card.ends_with(['S', 'H', 'D', 'C']), "{first}");
 }

@@ -131,7 +131,7 @@ impl<'a> Io<'a> {
 
     /// A card for people: rank and suit symbol, the red suits in red where colour is on.
     pub fn card(&self, card: Card) -> String {
-        let text = format!("{}{}", card.rank().letter(), card.suit().symbol());
+        let text = card.for_people();
         let red = matches!(card.suit(), Suit::Hearts | Suit::Diamonds);
         if self.color && red {
             format!("\x1b[31m{text}\x1b[0m")
