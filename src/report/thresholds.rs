@@ -23,10 +23,19 @@ pub fn thresholds_text(
         "{:<28} {:>9} {:>13} {:>20}\n",
         "bid", "bid from", "95% range", "EV/deal ± se"
     );
+    let mut overcalls = false;
     for best in bests {
-        let label = profile
-            .bid_by_name(&best.bid)
-            .map_or(best.bid.as_str(), |b| b.label());
+        let bid = profile.bid_by_name(&best.bid);
+        // A bid that can only overcall (Wellington over a Nap) is marked: no seat opens with it.
+        let over = bid
+            .and_then(|b| b.only_over())
+            .map(|o| profile.bid(o).label());
+        overcalls |= over.is_some();
+        let name = bid.map_or(best.bid.as_str(), |b| b.label());
+        let label = match over {
+            Some(over) => format!("{name} (over {over})"),
+            None => name.to_string(),
+        };
         let from = if best.never {
             "never".to_string()
         } else {
@@ -52,6 +61,11 @@ pub fn thresholds_text(
              Each bid is swept alone: bid it when the\nscore reaches the threshold, else pass. \
              'bid from' maximises expected units per deal reaching the\nseat; the range holds \
              every threshold not significantly worse (paired on the same deals, 95%).\n";
+    if overcalls && !job.auction {
+        text += "A bid marked (over X) can only overcall X: it is swept as if the seat could open \
+                 with it, so\nits threshold says when the hand would earn it as declarer, not \
+                 when the seat may call it.\n";
+    }
     if job.auction {
         text += "In the whole auction: a hand that does not bid passes, and both are worth what \
                  they bring in the whole deal\n(the later seats bid by the threshold bidder and \

@@ -134,3 +134,39 @@ fn in_the_whole_auction_passing_has_its_value_and_the_dealer_seat_sweeps_as_befo
     );
     assert!(eldest.iter().all(|r| r["bid"] != "wellington"));
 }
+
+#[test]
+fn a_bid_that_can_only_overcall_is_marked_with_the_bid_it_must_overcall() {
+    let text = stdout(&["thresholds", "--deals", "2000", "--seed", "1", "--quiet"]);
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {text}"))
+            .to_string()
+    };
+    assert!(
+        row("Wellington").starts_with("Wellington (over Nap) "),
+        "{text}"
+    );
+    assert!(row("Nap").starts_with("Nap "), "{text}");
+    assert!(row("Four").starts_with("Four "), "{text}");
+    assert!(
+        text.contains("A bid marked (over X) can only overcall X"),
+        "{text}"
+    );
+    // A profile with no such bid (Peep Nap) says nothing of them.
+    let plain = stdout(&[
+        "--rules",
+        "peep-nap",
+        "thresholds",
+        "--deals",
+        "2000",
+        "--seed",
+        "1",
+        "--quiet",
+    ]);
+    assert!(
+        !plain.contains("(over ") && !plain.contains("A bid marked"),
+        "{plain}"
+    );
+}
