@@ -25,6 +25,11 @@
 //!   a bid, or `BID+`: that bid or a higher one). Cells the strategy lacks are left out.
 //! - `{{tshare RULES PLAYERS CALL CLASSES}}`: the same percentage for the threshold bidder as
 //!   eldest, over 400,000 random hands dealt from a fixed seed.
+//! - `{{tfrom RULES BID}}`: the count from which the threshold bidder calls BID under RULES
+//!   (its default thresholds, read from the library).
+//! - `{{sweep TABLE BID}}`, `{{sweepr TABLE BID}}`: the best count for BID in a `napsim
+//!   thresholds` CSV, `sweepr` with the range of counts not significantly worse, `14 (14–15)`
+//!   (a check compares the whole range).
 //! - `{{exploit STRATEGY}}`: the strategy's exploitability per session, `+0.13 ± 0.02` (95%).
 //! - `{{tour TOURNAMENT A B}}`: entrant A's mean paired difference over B per session from
 //!   `results/TOURNAMENT.pairs.csv`, `+0.67 ± 0.08` (95%).
@@ -208,6 +213,47 @@ fn strategy_figure(
         "tshare" => {
             let f = threshold_share(arg(0)?, arg(1)?, arg(2)?, arg(3)?)?;
             (format!("{:.0}%", f.value), f)
+        }
+        "tfrom" => {
+            let profile = napsim::rules::load_profile(arg(0)?).map_err(|e| e.to_string())?;
+            let id =
+                profile
+                    .bid_id(arg(1)?)
+                    .ok_or(format!("{} has no bid {}", arg(0)?, arg(1)?))?;
+            let value = napsim::bots::threshold::default_threshold(&profile, id)
+                .ok_or(format!("the threshold bidder never bids {}", arg(1)?))?;
+            (format!("{value}"), Figure { value, half: 0.0 })
+        }
+        "sweep" | "sweepr" => {
+            let rows = tables.rows(arg(0)?)?;
+            let of_bid: Vec<&Row> = rows
+                .iter()
+                .filter(|r| r["bid"] == arg(1).unwrap_or(""))
+                .collect();
+            let threshold = |r: &Row| num(r, "threshold");
+            let best = of_bid.iter().find(|r| r["best"] == "true").ok_or(format!(
+                "no best threshold of {} in {}",
+                arg(1)?,
+                arg(0)?
+            ))?;
+            let value = threshold(best)?;
+            let near: Vec<f64> = of_bid
+                .iter()
+                .filter(|r| r["near_best"] == "true" || r["best"] == "true")
+                .map(|r| threshold(r))
+                .collect::<Result<_, _>>()?;
+            let (low, high) = near
+                .iter()
+                .fold((value, value), |(l, h), &t| (l.min(t), h.max(t)));
+            let f = Figure {
+                value,
+                half: (high - value).max(value - low),
+            };
+            if kind == "sweep" {
+                (format!("{value}"), f)
+            } else {
+                (format!("{value} ({low}–{high})"), f)
+            }
         }
         "exploit" => {
             let e = &tables.strategy(arg(0)?)?["found"]["exploitability"];
@@ -455,6 +501,23 @@ fn words(text: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// The 95% Wilson interval of a pooled share, as the tables give theirs: at the sample size
+/// that gives the pooled estimate its variance (for one class, its own hands, so the guide's
+/// interval is the table's), or `hands` when the share is 0 or 1 and has none.
+fn wilson(f: Figure, hands: f64) -> (f64, f64) {
+    let z: f64 = 1.96;
+    let p = f.value;
+    let se = f.half / z;
+    let n = if se > 0.0 {
+        p * (1.0 - p) / (se * se)
+    } else {
+        hands
+    };
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 fn percent(x: f64) -> String {
     format!("{:.1}", 100.0 * x)
 }
@@ -484,11 +547,12 @@ fn figure(kind: &str, pooled: &Pooled) -> Result<(String, Figure), String> {
         }
         "pi" | "ddi" => {
             let f = if kind == "pi" { pooled.p } else { dd()? };
+            let (low, high) = wilson(f, pooled.hands);
             let text = format!(
                 "{}% ({}–{}%)",
                 percent(f.value),
-                percent((f.value - f.half).max(0.0)),
-                percent((f.value + f.half).min(1.0))
+                percent(low),
+                percent(high)
             );
             (text, scaled(f))
         }
@@ -799,6 +863,15 @@ mod engine {
     }
 
     #[test]
+    fn one_class_has_the_wilson_interval_of_its_table() {
+        let mut t = tables();
+        let shown = render("{{pi t 0 three \"3 trumps A-K-x, 1 void\"}}\n", &mut t).unwrap();
+        let (low, high) = napsim::stats::wilson95(600, 1000).unwrap();
+        let expected = format!("60.0% ({}–{}%)\n", percent(low), percent(high));
+        assert_eq!(shown, expected);
+    }
+
+    #[test]
     fn wide_figures_need_their_interval_and_claims_are_checked() {
         let mut t = tables();
         let errors = render("x {{p t 0 nap \"5 trumps*\"}}\n", &mut t).unwrap_err();
@@ -807,7 +880,7 @@ mod engine {
             "{errors:?}"
         );
         let shown = render("{{pi t 0 nap \"5 trumps*\"}}\n", &mut t).unwrap();
-        assert_eq!(shown, "50.0% (34.5–65.5%)\n");
+        assert_eq!(shown, "50.0% (35.2–64.8%)\n");
         assert_eq!(
             render("{{check p t 0 three \"3 trumps A-K-x\" > 85}}.\n", &mut t).unwrap(),
             ".\n"
