@@ -7,6 +7,7 @@ use std::fmt;
 use thiserror::Error as ThisError;
 
 use crate::bots::InputFileError;
+use crate::bots::ext::BotPool;
 use crate::cards::CardError;
 use crate::eval::hand::HandInputError;
 use crate::files::Unwritable;
@@ -93,6 +94,15 @@ impl Error {
     /// Bad input: `message` names what was wrong.
     pub fn input(message: impl fmt::Display) -> Error {
         Error::Input(message.to_string())
+    }
+
+    /// Fails with the failure of a bot of `pool` if one failed ([`BotPool::failure`]): what
+    /// was decided since rests on stand-ins, so nothing of it may be shown.
+    pub fn bots_held(pool: &BotPool) -> Result<(), Error> {
+        match pool.failure() {
+            Some(why) => Err(Error::Runtime(why)),
+            None => Ok(()),
+        }
     }
 
     /// A runtime failure such as I/O.

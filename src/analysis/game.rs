@@ -425,18 +425,10 @@ impl<'p> Game<'p> {
             }
             let asked = self.step(events)?;
             // A bot that failed decided by a stand-in: the session ends with its failure.
-            self.bots_held()?;
+            Error::bots_held(&self.settings.bot_pool)?;
             if let Some(question) = asked {
                 return Ok(Some(question));
             }
-        }
-    }
-
-    /// Fails with the failure of a bot of the session's pool, if one failed.
-    fn bots_held(&self) -> Result<(), Error> {
-        match self.settings.bot_pool.failure() {
-            Some(why) => Err(Error::Runtime(why)),
-            None => Ok(()),
         }
     }
 
@@ -841,7 +833,7 @@ impl<'p> Game<'p> {
         let seed = next_u64(&mut self.hint_rng);
         let hint = call_hint(state, &coach, seed).map_err(|e| Error::runtime(e.to_string()))?;
         // The other seats may bid as the session's bots do.
-        self.bots_held()?;
+        Error::bots_held(&self.settings.bot_pool)?;
         Ok(hint)
     }
 

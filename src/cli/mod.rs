@@ -75,7 +75,7 @@ pub fn main_with_args(args: impl IntoIterator<Item = OsString>) -> i32 {
     end_bots_on_signals(&process);
     // A bot that failed is a failure of the command like any other: one error line, exit 1
     // (the commands that show results as they go check before each).
-    let result = run(cli, &process).and_then(|()| commands::bots_held(bots));
+    let result = run(cli, &process).and_then(|()| Error::bots_held(bots));
     // Every external bot ends with napsim, whatever the outcome.
     bots.shutdown();
     match result {
@@ -653,7 +653,7 @@ fn ignored(signal: i32) -> bool {
 
 /// Writes a command's files, then its stderr and stdout.
 fn deliver(rendered: Rendered, process: &Process) -> Result<(), Error> {
-    commands::bots_held(&process.bots)?;
+    Error::bots_held(&process.bots)?;
     rendered
         .write_files(&process.writes)
         .map_err(|(path, e)| Error::runtime(format!("cannot write {}: {e}", path.display())))?;

@@ -105,7 +105,7 @@ pub fn deal(
     };
     let mut out = std::io::BufWriter::new(out);
     play_deals(&config, &table, |state, number| {
-        super::bots_held(&args.bot_pool)?;
+        Error::bots_held(&args.bot_pool)?;
         let text = if args.json {
             let mut line = serde_json::to_string(&DealRecord::from_state(state))
                 .map_err(|e| Error::runtime(format!("cannot write a record: {e}")))?;

@@ -325,15 +325,6 @@ pub fn merge(parts: &[PathBuf], rules: Option<&str>, outputs: Outputs) -> Result
     merge(merged, &finished)
 }
 
-/// Fails with the failure of a bot of `pool` if one failed (what was decided since rests on
-/// stand-ins, so nothing of it may be shown).
-pub fn bots_held(pool: &crate::bots::ext::BotPool) -> Result<(), Error> {
-    match pool.failure() {
-        Some(why) => Err(Error::Runtime(why)),
-        None => Ok(()),
-    }
-}
-
 /// `text` as one shell word (single-quoted when it holds anything but plain characters).
 fn shell_word(text: &str) -> String {
     if text

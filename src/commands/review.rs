@@ -139,7 +139,7 @@ pub fn review_deals(
             crate::analysis::review::ReviewError::Replay(e) => Error::from(e),
             other => Error::runtime(other),
         })?;
-        super::bots_held(&job.bot_pool)?;
+        Error::bots_held(&job.bot_pool)?;
         if !job.summary {
             let text = if job.json {
                 report::review_json_lines(&deal, i + 1, profile)
