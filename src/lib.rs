@@ -19,6 +19,7 @@
 //! - [`analysis`]: each command's job, tallies and rows;
 //! - [`report`]: CSV, JSON, Markdown, SVG and terminal output;
 //! - [`commands`]: every command as a function from a job to its outputs;
+//! - [`serve`]: the web page and its JSON API (`napsim serve`);
 //! - [`cli`]: the command line.
 //!
 //! One deal, played by two policies:
@@ -88,6 +89,8 @@ pub mod report;
 pub mod rng;
 pub mod rules;
 pub mod run;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod sim;
 pub mod solver;
 pub mod stats;

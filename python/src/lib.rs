@@ -464,7 +464,10 @@ fn solve_json(
         plays,
         json: true,
     };
-    let work = move || commands::solve(&rules, &job, napsim::rng::fresh_seed).map_err(described);
+    let work = move || {
+        let profile = napsim::rules::load_profile(&rules).map_err(|e| described(e.into()))?;
+        commands::solve(&profile, &job, napsim::rng::fresh_seed).map_err(described)
+    };
     let stop = Arc::new(AtomicBool::new(false));
     run_on_thread(py, None, Arc::new(Counted::default()), stop, work)
 }
@@ -538,7 +541,8 @@ fn review_json(
             stop: stopping,
         };
         let mut input = records.as_bytes();
-        commands::review_deals(&rules, &job, &mut input, &mut out, reporter.as_ref())
+        let profile = napsim::rules::load_profile(&rules).map_err(|e| described(e.into()))?;
+        commands::review_deals(&profile, &job, &mut input, &mut out, reporter.as_ref())
             .map_err(described)?;
         String::from_utf8(out.text).map_err(|e| (false, e.to_string()))
     };

@@ -159,7 +159,16 @@ pub struct Hand {
     skip_pass: AtomicBool,
     /// The session seen from the hand's seat (`--session`).
     session: Option<SessionQuery>,
+    /// Hears of the tally so far as the run goes ([`Hand::watch`]).
+    watcher: Option<Watcher>,
 }
+
+/// What hears of a hand evaluation's tally as its run goes (with the evaluation, to read it).
+pub type Watcher = Box<dyn Fn(&Hand, &HandTally) + Send + Sync>;
+
+/// Worlds between the tallies a watched run with no stopping rule shows (a run with one shows
+/// them at its checks).
+pub const WATCH_EVERY: u64 = 4 * hand::BLOCK_SIZE;
 
 impl Hand {
     /// The evaluator's question.
@@ -226,6 +235,14 @@ impl Hand {
     /// Whether the recommendation follows the chance of winning the session.
     pub fn by_wins(&self) -> bool {
         self.job.objective.as_deref() == Some("wins")
+    }
+
+    /// Has `watcher` hear of the tally of the worlds played so far, at every check of a run
+    /// that may stop early and every [`WATCH_EVERY`] worlds of one that does not (a page that
+    /// shows the figures as they come). The worlds played and the answer are the same as
+    /// without it.
+    pub fn watch(&mut self, watcher: Watcher) {
+        self.watcher = Some(watcher);
     }
 }
 
@@ -327,6 +344,7 @@ impl LongCommand for Hand {
             skip: AtomicU64::new(0),
             skip_pass: AtomicBool::new(false),
             session,
+            watcher: None,
         })
     }
 
@@ -371,8 +389,9 @@ impl LongCommand for Hand {
     }
 
     fn check_every(&self) -> Option<u64> {
-        self.stop_rule()
-            .map(|rule| rule.check_step() / hand::BLOCK_SIZE)
+        let rule = self.stop_rule().map(|rule| rule.check_step());
+        let watched = self.watcher.as_ref().map(|_| WATCH_EVERY);
+        rule.or(watched).map(|worlds| worlds / hand::BLOCK_SIZE)
     }
 
     /// The rule holds, or the earlier calls proved too rare (the run fails at once). Where it
@@ -382,6 +401,9 @@ impl LongCommand for Hand {
     fn may_stop(&self, tally: &mut HandTally) -> bool {
         if tally.too_rare {
             return true;
+        }
+        if let Some(watcher) = &self.watcher {
+            watcher(self, tally);
         }
         let Some(rule) = self.stop_rule() else {
             return false;

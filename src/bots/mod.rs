@@ -36,7 +36,7 @@ pub mod table;
 pub mod threshold;
 pub mod tuned;
 
-pub use table::{InputFileError, input_files};
+pub use table::{InputFileError, input_files, reaches_outside};
 
 use crate::policy::{BidPolicy, PlayPolicy, Spec, SpecError};
 use crate::rules::Profile;

@@ -106,6 +106,58 @@ impl BidPolicy for TableBids {
     }
 }
 
+/// Adds the files that `spec` and the policies nested in its parameters read to `found`.
+fn walk_files(spec: &Spec, found: &mut Vec<String>) {
+    if (spec.name == "table" || spec.name == "tuned")
+        && let Some(file) = spec.get("file")
+    {
+        found.push(file.to_string());
+    }
+    if spec.name == "lookahead"
+        && let Some(file) = spec.get("equity")
+    {
+        found.push(file.to_string());
+    }
+    for (_, value) in &spec.params {
+        if let Ok(inner) = value.parse::<Spec>() {
+            walk_files(&inner, found);
+        }
+    }
+}
+
+/// What the policy spec `text` (or a `BID/PLAY` pair of them) reaches outside napsim, in
+/// words: the first external program (`ext:`) or file (`table:file=`, `tuned:file=`,
+/// `lookahead:equity=`) that it or a policy nested in it names; None when it names neither,
+/// as the specs of a request to `napsim serve` must. Whatever the spec's grammar makes of it,
+/// text that holds `ext:` is taken for an external program.
+pub fn reaches_outside(text: &str) -> Option<String> {
+    fn walk_programs(spec: &Spec) -> bool {
+        spec.name == "ext"
+            || spec.params.iter().any(|(_, value)| {
+                value
+                    .parse::<Spec>()
+                    .is_ok_and(|inner| walk_programs(&inner))
+            })
+    }
+    let pieces = std::iter::once(text).chain(text.split('/'));
+    let specs: Vec<Spec> = pieces
+        .filter_map(|piece| piece.trim().parse().ok())
+        .collect();
+    if text.contains("ext:") || specs.iter().any(walk_programs) {
+        return Some(format!("'{text}' runs an external program (ext:)"));
+    }
+    let mut files = Vec::new();
+    for spec in &specs {
+        walk_files(spec, &mut files);
+    }
+    let named = files.iter().find(|file| !file.is_empty());
+    match (named, files.is_empty()) {
+        (Some(file), _) => Some(format!("'{text}' reads the file {file}")),
+        (None, false) => Some(format!("'{text}' reads a file")),
+        (None, true) => None,
+    }
+}
+
 /// A file that a policy reads (`table:file=...`) could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot read {path}: {source}")]
@@ -124,27 +176,10 @@ pub struct InputFileError {
 pub fn input_files(
     specs: &[&str],
 ) -> Result<std::collections::BTreeMap<String, String>, InputFileError> {
-    fn walk(spec: &Spec, found: &mut Vec<String>) {
-        if (spec.name == "table" || spec.name == "tuned")
-            && let Some(file) = spec.get("file")
-        {
-            found.push(file.to_string());
-        }
-        if spec.name == "lookahead"
-            && let Some(file) = spec.get("equity")
-        {
-            found.push(file.to_string());
-        }
-        for (_, value) in &spec.params {
-            if let Ok(inner) = value.parse::<Spec>() {
-                walk(&inner, found);
-            }
-        }
-    }
     let mut files = Vec::new();
     for text in specs {
         if let Ok(spec) = text.parse::<Spec>() {
-            walk(&spec, &mut files);
+            walk_files(&spec, &mut files);
         }
     }
     files

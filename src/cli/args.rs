@@ -71,6 +71,9 @@ pub enum Command {
     /// Judge played deals card by card (double-dummy cost, the best cards, PIMC's choice) and
     /// call by call (the hand evaluator's EV of every bid): a game's analysis.
     Review(Box<ReviewArgs>),
+    /// Serve a web page (and its JSON API) that evaluates a hand, plays a session against the
+    /// bots and reviews a game, on this machine's loopback address; open the URL it prints.
+    Serve(ServeArgs),
     /// Add the partial results of a run's shards (`--shard I/N --out PART`) and write what the
     /// single run would have written.
     Merge(MergeArgs),
@@ -279,6 +282,34 @@ pub struct PlayArgs {
     /// Worker threads for hints (default: every core).
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
+}
+
+/// `napsim serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0, the default: a free port, printed on the first line).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// The address to listen on: the loopback address by default, so that only this machine
+    /// reaches the page; another (0.0.0.0: every network) opens it to the network, with a
+    /// warning.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// Worker threads of each evaluation [default: every core].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Evaluations (a hand, a review, a session's step) that run at once; more wait.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub evaluations: u64,
+    /// Requests that may wait for an evaluation; beyond them the answer is "busy" (503).
+    #[arg(long, default_value_t = 8)]
+    pub waiting: usize,
+    /// The most worlds a request may ask for (a hand's, a review's calls', a hint's).
+    #[arg(long, default_value_t = 20_000, value_parser = parse_count)]
+    pub max_worlds: u64,
+    /// Sessions against the bots held at once (each ends after an idle hour).
+    #[arg(long, default_value_t = 64)]
+    pub max_sessions: usize,
 }
 
 /// `napsim review`.

@@ -118,6 +118,36 @@ fn replay_text(a: args::ReplayArgs) -> commands::ReplayText {
     }
 }
 
+/// `napsim serve`: prints the page's address on the first line of stdout and serves until
+/// SIGINT or SIGTERM (a second one quits at once).
+fn serve(a: args::ServeArgs, process: &Process) -> Result<(), Error> {
+    let stop = stop_on_signals(process)?;
+    if !a.host.is_loopback() {
+        stderr::line(&format!(
+            "warning: listening on {}: anyone who can reach this machine on that network can              use the page and its API",
+            a.host
+        ));
+    }
+    let config = crate::serve::ServeConfig {
+        addr: std::net::SocketAddr::new(a.host, a.port),
+        threads: a.threads.unwrap_or_else(default_threads),
+        evaluations: a.evaluations as usize,
+        waiting: a.waiting,
+        max_worlds: a.max_worlds,
+        max_sessions: a.max_sessions,
+        ..crate::serve::ServeConfig::default()
+    };
+    let ready = |addr: std::net::SocketAddr| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "http://{addr}/");
+        let _ = out.flush();
+        stderr::line("napsim serve: open the address above in a browser; Ctrl-C stops the server");
+    };
+    crate::serve::serve(config, ready, stop)?;
+    stderr::line("napsim serve: stopped");
+    Ok(())
+}
+
 /// What one run of the command line owns: its external bots, its writes (which an exit on a
 /// signal waits for) and the plain signal handlers until a command installs its own.
 struct Process {
@@ -185,7 +215,7 @@ fn run(cli: Cli, process: &Process) -> Result<(), Error> {
             let file = commands::SessionFile::new();
             report_on_signals(file.clone(), process)?;
             commands::play_session(
-                rules,
+                &load_profile(rules)?,
                 &job,
                 fresh_seed,
                 (&mut input, &mut std::io::stdout().lock()),
@@ -211,13 +241,14 @@ fn run(cli: Cli, process: &Process) -> Result<(), Error> {
             };
             let progress = TerminalProgress::new(a.quiet, flags::in_flags);
             commands::review_deals(
-                rules,
+                &load_profile(rules)?,
                 &job,
                 &mut std::io::stdin().lock(),
                 &mut std::io::stdout().lock(),
                 &progress,
             )
         }
+        Command::Serve(a) => serve(a, process),
         Command::Solve(a) => {
             let job = SolveJob {
                 deal: a.deal,
@@ -230,7 +261,7 @@ fn run(cli: Cli, process: &Process) -> Result<(), Error> {
                 plays: a.plays,
                 json: a.json,
             };
-            emit(commands::solve(rules, &job, fresh_seed)?.as_bytes())
+            emit(commands::solve(&load_profile(rules)?, &job, fresh_seed)?.as_bytes())
         }
         Command::Equity(a) => {
             let profile = load_profile(rules)?;

@@ -169,17 +169,16 @@ pub struct SolveJob {
 /// `napsim solve`: the double-dummy values of a deal's opening leads, or the distribution over
 /// random deals, as text or JSON. Without a seed, `fresh_seed` chooses one.
 pub fn solve(
-    rules: &str,
+    profile: &Profile,
     args: &SolveJob,
     fresh_seed: impl FnOnce() -> u64,
 ) -> Result<String, Error> {
-    let profile = load_profile(rules)?;
     let trump = args.trump.as_deref().map(parse_suit_arg).transpose()?;
-    let opening = solve::opening_for(&profile, args.bid.as_deref(), args.misere, trump)?;
+    let opening = solve::opening_for(profile, args.bid.as_deref(), args.misere, trump)?;
     if let Some(deals) = args.random {
         profile.check_players(args.players)?;
         let seed = args.seed.unwrap_or_else(fresh_seed);
-        let solved = solve::solve_random(&profile, args.players, deals, seed, &opening);
+        let solved = solve::solve_random(profile, args.players, deals, seed, &opening);
         let report = report::RandomSolveReport {
             profile: profile.name(),
             players: args.players,
@@ -196,7 +195,7 @@ pub fn solve(
     let Some(text) = args.deal.as_deref() else {
         return Err(Error::input("solve needs a deal or `random` N"));
     };
-    let hands = solve::parse_solve_deal(text, &profile)?;
+    let hands = solve::parse_solve_deal(text, profile)?;
     if let Some(plays) = &args.plays {
         let plays = crate::cards::parse_cards(plays)?;
         let values = solve::solve_after(&hands, &opening, &plays)?;

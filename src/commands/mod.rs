@@ -21,6 +21,7 @@ mod simulate;
 mod thresholds;
 mod tournament;
 
+pub use hand::hand_json;
 pub use info::{DealJob, SolveJob, deal, rules_list, rules_show, solve};
 pub use optimize::{optimize, saved_seed, start_file};
 pub use play::{DEFAULT_BOTS, HINT_PLAY, PlayJob, SessionFile, play_session};
@@ -214,6 +215,20 @@ pub fn run_long_rows<C: Rows>(
     }
 }
 
+/// Runs `command`, prepared by the caller (its bots in `run`'s pool), as [`run_long`] runs the
+/// command it prepares: for a caller that sets the command up beyond its job first (a hand
+/// evaluation watched as it goes, [`crate::analysis::hand::Hand::watch`]).
+pub fn run_prepared<C: Render>(
+    command: C,
+    run: LongRun,
+    fresh_seed: impl FnOnce() -> u64,
+) -> Result<Rendered, Error> {
+    match finish_prepared(command, run, fresh_seed)? {
+        Some((command, tally, finished)) => command.render(&tally, &finished),
+        None => Ok(Rendered::default()),
+    }
+}
+
 /// Prepares and runs the long command `C`: the command, its tally and what the outputs need
 /// to know of the run; None for a shard, whose partial result is written instead.
 fn finish_long<C: Render>(
@@ -223,6 +238,15 @@ fn finish_long<C: Render>(
     fresh_seed: impl FnOnce() -> u64,
 ) -> Result<Option<(C, C::Tally, Finished)>, Error> {
     let command = C::prepare(profile, job, &run.controls.bot_pool)?;
+    finish_prepared(command, run, fresh_seed)
+}
+
+/// Runs the prepared `command` ([`finish_long`]).
+fn finish_prepared<C: Render>(
+    command: C,
+    run: LongRun,
+    fresh_seed: impl FnOnce() -> u64,
+) -> Result<Option<(C, C::Tally, Finished)>, Error> {
     run.outputs.check(run.controls.shard)?;
     let out = run.outputs.out.as_deref();
     let execution = Execution::new(run.controls, out, run.progress)?;

@@ -12,7 +12,7 @@ use crate::bots::{bid_policy_in, play_policy_in};
 use crate::cards::parse_deal;
 use crate::error::Error;
 use crate::report::{self, read_records};
-use crate::rules::{self, Profile, load_profile};
+use crate::rules::{self, Profile};
 use crate::sim::Progress;
 
 /// The play policy whose card `napsim review` shows beside each card played (its column is
@@ -88,14 +88,13 @@ impl ReviewJob {
 /// `napsim review`: reads the deals (`stdin` for `-`), checks that every one replays, then
 /// reviews them in turn and writes each report to `out` (or the summary at the end).
 pub fn review_deals(
-    rules: &str,
+    default: &Profile,
     job: &ReviewJob,
     stdin: &mut dyn Read,
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> Result<(), Error> {
-    let default = load_profile(rules)?;
-    let games = read_games(&default, job, stdin)?;
+    let games = read_games(default, job, stdin)?;
     let choice_policies = games
         .iter()
         .map(|(profile, _)| play_policy_in(&job.choice, profile, &job.bot_pool))

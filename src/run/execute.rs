@@ -40,6 +40,10 @@ pub struct Controls {
     /// The program's writes, which an exit asked for by a signal waits for (the command line's;
     /// by default one of the run's own, which no one asks to exit).
     pub writes: WriteGate,
+    /// Whether a run stopped before its end saves its progress to resume it (to `checkpoint`,
+    /// else to a file beside its output): true, as the command line's runs do; false, it saves
+    /// nothing and writes no file (a web request whose client went away).
+    pub save_interrupted: bool,
 }
 
 impl Default for Controls {
@@ -54,6 +58,7 @@ impl Default for Controls {
             stop: Arc::new(AtomicBool::new(false)),
             bot_pool: BotPool::default(),
             writes: WriteGate::default(),
+            save_interrupted: true,
         }
     }
 }
@@ -81,6 +86,7 @@ pub struct Execution<'p> {
     stop: Arc<AtomicBool>,
     writes: WriteGate,
     bots: BotPool,
+    save_interrupted: bool,
     progress: &'p dyn Progress,
 }
 
@@ -153,6 +159,7 @@ impl<'p> Execution<'p> {
             stop: control.stop.clone(),
             writes: control.writes.clone(),
             bots: control.bot_pool.clone(),
+            save_interrupted: control.save_interrupted,
             progress,
         })
     }
@@ -242,7 +249,7 @@ impl<'p> Execution<'p> {
             .clone()
             .or_else(|| self.resume.as_ref().map(|(p, _)| p.clone()));
         let fallback = default_checkpoint(identity, shard, out);
-        if save_to.is_none() && fallback.exists() {
+        if save_to.is_none() && self.save_interrupted && fallback.exists() {
             return Err(Error::input(format!(
                 "{} holds the progress of an interrupted run: add `resume` {} to continue it, \
                  or remove the file to start again",
@@ -343,6 +350,9 @@ impl<'p> Execution<'p> {
         if !stopped && !state.done.is_exactly(&blocks) {
             let done = identity.units_done(&state.done);
             let interrupted = format!("interrupted after {done} of {shard_units} {unit}");
+            if !self.save_interrupted && save_to.is_none() {
+                return Err(Error::Interrupted(format!("{interrupted}; nothing saved")));
+            }
             let path = match save_to {
                 Some(path) => path,
                 None => fallback,

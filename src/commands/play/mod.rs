@@ -25,7 +25,7 @@ use crate::error::Error;
 use crate::game::Call;
 use crate::policy::{BidView, PlayView};
 use crate::report::{DealRecord, call_hint_json, card_hints_json};
-use crate::rules::{Profile, load_profile};
+use crate::rules::Profile;
 use io::{Answer as Reply, Io};
 
 /// Whether the session goes on after a question.
@@ -68,7 +68,8 @@ pub struct PlayJob {
 /// way out (the command line's signal handler): the file is written anew after every finished
 /// deal, under the lock, so whatever ends the session (quit, the end of the input, a signal, a
 /// bot failure, an error) finds its finished deals saved, and a report waits for a write under
-/// way.
+/// way. A session kept in memory ([`SessionFile::in_memory`]) writes no file: its records are
+/// in the `result` messages.
 #[derive(Clone, Debug, Default)]
 pub struct SessionFile(std::sync::Arc<std::sync::Mutex<Saved>>);
 
@@ -79,12 +80,26 @@ struct Saved {
     deals: usize,
     /// Closed for a process on its way out: no write starts any more.
     closed: bool,
+    /// No file: the session's caller keeps the records (a web page).
+    in_memory: bool,
 }
 
 impl SessionFile {
     /// A session file not chosen yet.
     pub fn new() -> SessionFile {
         SessionFile::default()
+    }
+
+    /// A session that saves no file (`save` and `force` are not read): its finished deals are
+    /// only told, each in its `result` message, as `napsim serve` plays a session.
+    pub fn in_memory() -> SessionFile {
+        let file = SessionFile::default();
+        file.0.lock().unwrap_or_else(|e| e.into_inner()).in_memory = true;
+        file
+    }
+
+    fn is_in_memory(&self) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).in_memory
     }
 
     /// Where the finished deals are, in words: `the 3 finished deals are saved in FILE`, or
@@ -120,6 +135,10 @@ impl SessionFile {
     /// Writes `records` (every finished deal so far) over the file.
     fn write(&self, records: &[DealRecord]) -> Result<(), Error> {
         let mut saved = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if saved.in_memory {
+            saved.deals = records.len();
+            return Ok(());
+        }
         if saved.closed {
             return Ok(());
         }
@@ -146,19 +165,18 @@ impl SessionFile {
     }
 }
 
-/// `napsim play`: a session on `rules`' profile, reading the person's answers from `input`
+/// `napsim play`: a session on `profile`, reading the person's answers from `input`
 /// and writing the table to `out`. Returns once the session ends (or is quit); its finished
 /// deals are saved in `file` as each one ends (never an empty file: a session that finished no
 /// deal writes nothing). A bot that fails ends the session with an error, the deals finished
 /// before it saved.
 pub fn play_session(
-    rules: &str,
+    profile: &Profile,
     job: &PlayJob,
     fresh_seed: impl FnOnce() -> u64,
     (input, out): (&mut dyn BufRead, &mut dyn Write),
     file: &SessionFile,
 ) -> Result<(), Error> {
-    let profile = load_profile(rules)?;
     let mut settings = GameSettings {
         players: job.players,
         seat: job.seat,
@@ -170,19 +188,22 @@ pub fn play_session(
         bot_pool: job.bot_pool.clone(),
     };
     // Checked before a seed is chosen: bad flags get their one error line alone.
-    settings.check(&profile)?;
+    settings.check(profile)?;
     let seed = job.seed.unwrap_or_else(fresh_seed);
     settings.seed = seed;
-    let game = Game::new(&profile, settings)?;
+    let game = Game::new(profile, settings)?;
     let save = job
         .save
         .clone()
         .unwrap_or_else(|| format!("napsim-session-{seed}.jsonl").into());
-    check_save(&save, job.force, job.save.is_some())?;
-    file.choose(save.clone());
+    let in_memory = file.is_in_memory();
+    if !in_memory {
+        check_save(&save, job.force, job.save.is_some())?;
+        file.choose(save.clone());
+    }
     let mut io = Io::new(input, out, job.json, job.color, job.echo);
     let mut session = Session {
-        profile: &profile,
+        profile,
         job,
         file,
         game,
@@ -197,6 +218,16 @@ pub fn play_session(
             Error::Runtime(why) => Error::runtime(format!("{why}; {}", file.report())),
             other => other,
         });
+    }
+    if in_memory {
+        let text = format!(
+            "session over: {deals} deal{} finished",
+            plural(deals as u32)
+        );
+        return io.tell(
+            &text,
+            json!({"type": "saved", "path": null, "deals": deals}),
+        );
     }
     if deals == 0 {
         return io.tell(
