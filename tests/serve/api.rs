@@ -531,9 +531,18 @@ fn fifty_concurrent_clients_get_correct_answers() {
 #[cfg(unix)]
 #[test]
 fn signals_stop_the_server_quickly() {
-    for (signal, ignored) in [("INT", false), ("TERM", false), ("INT", true)] {
+    for (signal, ignored) in [
+        ("INT", false),
+        ("TERM", false),
+        ("INT", true),
+        ("TERM", true),
+    ] {
         let mut command = std::process::Command::new("sh");
-        let trap = if ignored { "trap '' INT; " } else { "" };
+        let trap = if ignored {
+            format!("trap '' {signal}; ")
+        } else {
+            String::new()
+        };
         command.arg("-c").arg(format!(
             "{trap}exec '{}' serve --port 0",
             binary().display()

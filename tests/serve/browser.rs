@@ -70,12 +70,12 @@ impl Drop for Driver {
     }
 }
 
-/// Where the screenshots go: `target/screenshots`, and `docs/screenshots` as well when
-/// `NAPSIM_UPDATE_SCREENSHOTS` is set (how the README's pictures are made).
-fn save_screenshot(name: &str, png: &[u8]) {
+/// Where the screenshots go: `target/screenshots`, and for the README's pictures
+/// (`for_docs`) `docs/screenshots` as well when `NAPSIM_UPDATE_SCREENSHOTS` is set.
+fn save_screenshot(name: &str, png: &[u8], for_docs: bool) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut folders = vec![root.join("target/screenshots")];
-    if std::env::var_os("NAPSIM_UPDATE_SCREENSHOTS").is_some() {
+    if for_docs && std::env::var_os("NAPSIM_UPDATE_SCREENSHOTS").is_some() {
         folders.push(root.join("docs/screenshots"));
     }
     for folder in folders {
@@ -127,7 +127,7 @@ fn the_page_evaluates_a_hand_plays_a_deal_and_reviews_it_in_a_browser() {
         if result.is_err() {
             // What the page showed when it failed, and what it said.
             if let Ok(png) = client.screenshot().await {
-                save_screenshot("failure.png", &png);
+                save_screenshot("failure.png", &png, false);
             }
             if let Ok(text) = client.execute("return document.body.innerText;", vec![]).await {
                 eprintln!("the page when it failed:\n{}", text.as_str().unwrap_or_default());
@@ -170,7 +170,7 @@ async fn drive(client: &Client, url: &str) -> Result<(), String> {
     );
     no_errors(client).await?;
     client.set_window_size(PHONE.0, 1100).await.map_err(fail)?;
-    save_screenshot("hand.png", &client.screenshot().await.map_err(fail)?);
+    save_screenshot("hand.png", &client.screenshot().await.map_err(fail)?, true);
     client
         .set_window_size(PHONE.0, PHONE.1)
         .await
@@ -201,6 +201,9 @@ async fn drive(client: &Client, url: &str) -> Result<(), String> {
             break;
         }
         assert_eq!(state, "asking", "the session went wrong");
+        if moves == 2 {
+            save_screenshot("play.png", &client.screenshot().await.map_err(fail)?, false);
+        }
         let calls = client
             .find_all(Locator::Css("#play-calls .callbutton"))
             .await
@@ -230,7 +233,8 @@ async fn drive(client: &Client, url: &str) -> Result<(), String> {
         .map_err(fail)?;
     let record: Value = serde_json::from_str(record.as_str().unwrap()).unwrap();
 
-    // Its review: the opening lead's double-dummy figures are napsim solve's.
+    // Its review: the double-dummy figures of the first two cards are napsim solve's (of the
+    // opening leads, then with `--plays` of the second seat's cards).
     client
         .execute(
             "document.getElementById('review-worlds').value = '128';",
@@ -246,25 +250,14 @@ async fn drive(client: &Client, url: &str) -> Result<(), String> {
         .await
         .map_err(fail)?;
     wait_for(client, "#review-status[data-done='true']", 180).await?;
-    let first = client
-        .find(Locator::Css("tr.reviewcard"))
+    let rows = client
+        .find_all(Locator::Css("tr.reviewcard"))
         .await
         .map_err(fail)?;
-    let card = first.attr("data-card").await.map_err(fail)?.unwrap();
-    let before: u64 = first
-        .attr("data-dd-before")
-        .await
-        .map_err(fail)?
-        .unwrap()
-        .parse()
-        .unwrap();
-    let after: u64 = first
-        .attr("data-dd-after")
-        .await
-        .map_err(fail)?
-        .unwrap()
-        .parse()
-        .unwrap();
+    let mut shown = Vec::new();
+    for row in rows.iter().take(2) {
+        shown.push(row_figures(row).await?);
+    }
     if record["contract"].is_object() {
         let declarer = record["contract"]["declarer"].as_u64().unwrap() as usize;
         let hands: Vec<&str> = record["hands"]
@@ -278,20 +271,25 @@ async fn drive(client: &Client, url: &str) -> Result<(), String> {
             .map(|i| hands[(declarer + i) % hands.len()])
             .collect();
         let bid = record["contract"]["bid"].as_str().unwrap();
-        let solved: Value = serde_json::from_str(&stdout(&[
-            "solve",
-            &rotated.join("/"),
-            "--bid",
-            bid,
-            "--json",
-        ]))
-        .unwrap();
-        assert_eq!(before, solved["best"].as_u64().unwrap(), "{card}: before");
-        assert_eq!(
-            after,
-            solved["leads"][&card].as_u64().unwrap(),
-            "{card}: after"
-        );
+        let deal = rotated.join("/");
+        let mut played: Vec<String> = Vec::new();
+        for (card, before, after) in &shown {
+            let plays = played.join(" ");
+            let mut args = vec!["solve", deal.as_str(), "--bid", bid, "--json"];
+            if !played.is_empty() {
+                args.extend(["--plays", plays.as_str()]);
+            }
+            let solved: Value = serde_json::from_str(&stdout(&args)).unwrap();
+            let values = if played.is_empty() { "leads" } else { "cards" };
+            assert_eq!(*before, solved["best"].as_u64().unwrap(), "{card}: before");
+            assert_eq!(
+                *after,
+                solved[values][card].as_u64().unwrap(),
+                "{card}: after"
+            );
+            played.push(card.clone());
+        }
+        assert_eq!(played.len(), 2, "the first two cards checked");
     }
     no_errors(client).await?;
     // Tall enough for the first trick's cards and their figures.
@@ -300,8 +298,23 @@ async fn drive(client: &Client, url: &str) -> Result<(), String> {
         .execute("window.scrollTo(0, 0);", vec![])
         .await
         .map_err(fail)?;
-    save_screenshot("review.png", &client.screenshot().await.map_err(fail)?);
+    save_screenshot(
+        "review.png",
+        &client.screenshot().await.map_err(fail)?,
+        true,
+    );
     Ok(())
+}
+
+/// A reviewed card's row: the card, and the declarer's tricks double dummy before and after.
+async fn row_figures(row: &fantoccini::elements::Element) -> Result<(String, u64, u64), String> {
+    let mut values = Vec::new();
+    for name in ["data-card", "data-dd-before", "data-dd-after"] {
+        let value = row.attr(name).await.map_err(|e| e.to_string())?;
+        values.push(value.ok_or(format!("a reviewed card without {name}"))?);
+    }
+    let number = |text: &str| text.parse::<u64>().map_err(|e| format!("{text}: {e}"));
+    Ok((values[0].clone(), number(&values[1])?, number(&values[2])?))
 }
 
 /// The element `css`, once it is there (within `seconds`).

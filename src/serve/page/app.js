@@ -317,6 +317,7 @@ async function startPlay() {
   const body = {
     rules: $('play-rules').value,
     players: Number($('play-players').value),
+    seat: Number($('play-seat').value),
     deals: Number($('play-deals').value) || 1,
   };
   if ($('play-seed').value !== '') body.seed = Number($('play-seed').value);
@@ -400,7 +401,7 @@ function told(m) {
       }
       play.trick.push([m.seat, m.card]);
       showTrick();
-      log(who(m.seat) + ' plays ' + m.card);
+      log(who(m.seat) + (m.seat === play.seat ? ' play ' : ' plays ') + m.card);
       break;
     case 'trick':
       play.trickDone = true;
@@ -457,24 +458,58 @@ function ask(request) {
   if (request.type === 'bid') {
     setQuestion('Your call.', 'asking');
     for (const call of request.legal) {
-      const b = el('button', 'callbutton', call);
+      const b = button(call, () => answerWith(call));
       b.dataset.call = call;
-      b.addEventListener('click', () => answerWith(call));
       callBox.append(b);
     }
     showPlayHand(held, []);
   } else if (request.type === 'play') {
     setQuestion(play.trickDone || play.trick.length === 0 ? 'Your lead.' : 'Your card.', 'asking');
     showPlayHand(held, request.legal);
-  } else {
-    setQuestion('Answer (' + request.type + '): type it below.', 'asking');
-    const input = el('input');
-    input.id = 'play-answer';
-    const go = el('button', null, 'Answer');
-    go.addEventListener('click', () => answerWith(input.value));
-    callBox.append(input, go);
+  } else if (request.type === 'peek') {
+    setQuestion('Look at the floater for ' + request.price + '?', 'asking');
+    for (const word of ['yes', 'no']) callBox.append(button(word, () => answerWith(word)));
     showPlayHand(held, []);
+  } else if (request.type === 'trump') {
+    setQuestion('Name trump.', 'asking');
+    for (const [letter, symbol] of SUITS) {
+      const b = button(symbol, () => answerWith(letter));
+      if (letter === 'H' || letter === 'D') b.classList.add('red');
+      callBox.append(b);
+    }
+    showPlayHand(held, []);
+  } else if (request.type === 'discard') {
+    setQuestion('The floater is yours: discard one of your six cards.', 'asking');
+    showPlayHand(cards(request.cards), cards(request.cards));
+  } else {
+    // Keep five of the ten (the spare hand), or give up cards for as many from the stock.
+    const keeping = request.type === 'keep';
+    const offered = cards(keeping ? request.cards : request.hand);
+    const chosen = new Set();
+    setQuestion(keeping ? 'Tap the five cards to keep.'
+      : 'Tap the cards to give up for as many from the stock (' + request.stake + ' to the pool), or buy none.', 'asking');
+    const box = $('play-hand');
+    box.replaceChildren();
+    for (const code of offered) {
+      const card = cardEl(code, 'button');
+      card.type = 'button';
+      card.classList.add('legal');
+      card.addEventListener('click', () => {
+        if (chosen.has(code)) chosen.delete(code);
+        else chosen.add(code);
+        card.classList.toggle('picked', chosen.has(code));
+      });
+      box.append(card);
+    }
+    callBox.append(button(keeping ? 'Keep these' : 'Exchange these', () => answerWith([...chosen].join(' ') || 'none')));
+    if (!keeping) callBox.append(button('Buy none', () => answerWith('none')));
   }
+}
+
+function button(text, onClick) {
+  const b = el('button', 'callbutton', text);
+  b.addEventListener('click', onClick);
+  return b;
 }
 
 function showPlayHand(held, legal) {
@@ -663,11 +698,19 @@ async function init() {
   $('hand-seat').addEventListener('change', () => { fillAfter(); questionChanged(); });
   $('hand-seed').addEventListener('change', questionChanged);
   $('hand-cards').addEventListener('input', typedCards);
-  fillRules($('play-rules'), $('play-players'), () => {});
+  const fillPlaySeats = () => {
+    const players = Number($('play-players').value);
+    // The deal passes round the table, so a seat is not eldest or dealer for the session.
+    fillNumbers($('play-seat'), 0, players - 1, Number($('play-seat').value) || 0,
+      (n) => 'seat ' + n);
+  };
+  fillRules($('play-rules'), $('play-players'), fillPlaySeats);
+  fillPlaySeats();
   $('play-start').addEventListener('click', startPlay);
   $('play-hint').addEventListener('click', () => answerWith('hint'));
   $('play-review').addEventListener('click', () => {
-    $('review-records').value = play.records.map((r) => JSON.stringify(r)).join('\n');
+    // The deal just finished (every finished deal is in the session's records).
+    $('review-records').value = JSON.stringify(play.records[play.records.length - 1]);
     showTab('review');
     startReview();
   });
