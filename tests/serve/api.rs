@@ -621,3 +621,11 @@ fn the_api_pages_examples_are_answered() {
     }
     assert_eq!(examples, 9, "the examples of docs/api.md");
 }
+
+/// A port already taken is the user's to change: one `error:` line, exit status 2.
+#[test]
+fn a_port_in_use_is_refused_with_one_line() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    crate::common::assert_bad(&["serve", "--port", &port], "cannot listen on 127.0.0.1:");
+}
