@@ -472,30 +472,6 @@ fn solve_json(
     run_on_thread(py, None, Arc::new(Counted::default()), stop, work)
 }
 
-/// A writer that refuses to write once `stop` is set: a review told to stop ends after the
-/// deal under way.
-struct Stoppable {
-    text: Vec<u8>,
-    stop: Arc<AtomicBool>,
-}
-
-impl std::io::Write for Stoppable {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        if self.stop.load(Ordering::Relaxed) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::Interrupted,
-                "stopped",
-            ));
-        }
-        self.text.extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// `napsim review - --json` with the same arguments, the records (`deal --json` lines) given
 /// as text: the JSON Lines.
 #[pyfunction]
@@ -536,15 +512,12 @@ fn review_json(
     let counted = Arc::new(Counted::default());
     let (reporter, stopping) = (Arc::clone(&counted), Arc::clone(&stop));
     let work = move || {
-        let mut out = Stoppable {
-            text: Vec::new(),
-            stop: stopping,
-        };
+        let mut out = commands::StoppableOutput::new(stopping);
         let mut input = records.as_bytes();
         let profile = napsim::rules::load_profile(&rules).map_err(|e| described(e.into()))?;
         commands::review_deals(&profile, &job, &mut input, &mut out, reporter.as_ref())
             .map_err(described)?;
-        String::from_utf8(out.text).map_err(|e| (false, e.to_string()))
+        out.into_text().map_err(described)
     };
     run_on_thread(py, progress, counted, stop, work)
 }

@@ -27,7 +27,8 @@ pub use optimize::{optimize, saved_seed, start_file};
 pub use play::{DEFAULT_BOTS, HINT_PLAY, PlayJob, SessionFile, play_session};
 pub use replay_text::ReplayText;
 pub use review::{
-    REVIEW_CHOICE_PLAY, REVIEW_DEFAULT_SEED, REVIEW_DEFAULT_WORLDS, ReviewJob, review_deals,
+    REVIEW_CHOICE_PLAY, REVIEW_DEFAULT_SEED, REVIEW_DEFAULT_WORLDS, ReviewJob, StoppableOutput,
+    review_deals,
 };
 
 use std::path::{Path, PathBuf};

@@ -85,6 +85,46 @@ impl ReviewJob {
     }
 }
 
+/// The output of a review that a caller may stop (a Python Ctrl-C, a web client gone away):
+/// it keeps what is written until `stop` is set, then refuses every write, so that the review
+/// ends after the deal under way.
+pub struct StoppableOutput {
+    text: Vec<u8>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl StoppableOutput {
+    /// An empty output that `stop` ends.
+    pub fn new(stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> StoppableOutput {
+        StoppableOutput {
+            text: Vec::new(),
+            stop,
+        }
+    }
+
+    /// What was written, as text.
+    pub fn into_text(self) -> Result<String, Error> {
+        String::from_utf8(self.text).map_err(|e| Error::runtime(e.to_string()))
+    }
+}
+
+impl Write for StoppableOutput {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "stopped",
+            ));
+        }
+        self.text.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// `napsim review`: reads the deals (`stdin` for `-`), checks that every one replays, then
 /// reviews them in turn and writes each report to `out` (or the summary at the end).
 pub fn review_deals(

@@ -12,8 +12,9 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::Shared;
 use super::api::{self, ApiError, JSON_LINES};
-use super::{Shared, request};
+use super::request::{self, StopOnDrop};
 use crate::analysis::hand::{Hand, HandJob, HandWorlds};
 use crate::bots::ext::BotPool;
 use crate::commands::{LongRun, Outputs, hand_json, run_prepared};
@@ -95,15 +96,6 @@ impl HandRequest {
             seed: self.seed.unwrap_or_else(crate::rng::fresh_seed),
             worlds: worlds.worlds,
         })
-    }
-}
-
-/// Sets the run's stop flag when dropped: the request (or its stream) went away.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }
 

@@ -2,6 +2,9 @@
 //! text, never a file), policy specs that run no program and read no file, and worlds within
 //! the server's cap.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::api::ApiError;
 use crate::rules::Profile;
 
@@ -51,4 +54,14 @@ pub(super) fn one_line(field: &str, text: &str) -> Result<(), ApiError> {
         return Err(ApiError::bad(format!("`{field}`: one line, please")));
     }
     Ok(())
+}
+
+/// Sets a run's stop flag when dropped: held by a request's handler or its streamed body, which
+/// the server drops when the client goes away.
+pub(super) struct StopOnDrop(pub(super) Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }

@@ -2,7 +2,7 @@
 //! `napsim solve --json`'s document for a deal.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -10,9 +10,10 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use super::Shared;
 use super::api::{self, ApiError, JSON_LINES};
-use super::{Shared, request};
-use crate::commands::{ReviewJob, SolveJob, review_deals, solve as solve_deal};
+use super::request::{self, StopOnDrop};
+use crate::commands::{ReviewJob, SolveJob, StoppableOutput, review_deals, solve as solve_deal};
 use crate::error::Error;
 
 /// The most deal records one review request may hold.
@@ -59,38 +60,6 @@ pub(super) struct SolveRequest {
     plays: Option<String>,
 }
 
-/// A writer that refuses to go on once its client went away.
-struct UntilStopped {
-    text: Vec<u8>,
-    stop: Arc<AtomicBool>,
-}
-
-impl std::io::Write for UntilStopped {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        if self.stop.load(Ordering::Relaxed) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::Interrupted,
-                "the client went away",
-            ));
-        }
-        self.text.extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Sets a flag when dropped (the request went away).
-struct SetOnDrop(Arc<AtomicBool>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 /// `POST /api/review`: the review's JSON lines, one per card in play order then one per call,
 /// for each deal.
 pub(super) async fn review(
@@ -131,17 +100,14 @@ pub(super) async fn review(
     }
     let place = shared.gate.enter().await?;
     let stop = Arc::new(AtomicBool::new(false));
-    let _stop = SetOnDrop(Arc::clone(&stop));
+    let _stop = StopOnDrop(Arc::clone(&stop));
     let records = asked.records;
     let text = tokio::task::spawn_blocking(move || {
         let _place = place;
-        let mut out = UntilStopped {
-            text: Vec::new(),
-            stop,
-        };
+        let mut out = StoppableOutput::new(stop);
         let mut input = records.as_bytes();
         review_deals(&profile, &job, &mut input, &mut out, &crate::sim::Silent)?;
-        String::from_utf8(out.text).map_err(|e| Error::runtime(e.to_string()))
+        out.into_text()
     })
     .await
     .map_err(|e| Error::runtime(format!("the review failed: {e}")))??;
