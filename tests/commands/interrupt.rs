@@ -53,6 +53,12 @@ fn deals() -> String {
     .to_string()
 }
 
+/// Half of [`deals`], for a run on one thread: as long a wait for the signal, half the work
+/// (each such run is played again whole to compare, so the work counts twice).
+fn deals_one_thread() -> String {
+    (deals().parse::<u64>().unwrap() / 2).to_string()
+}
+
 #[test]
 fn sigint_saves_a_checkpoint_and_resuming_gives_the_uninterrupted_bytes() {
     let dir = tempfile::tempdir().unwrap();
@@ -124,9 +130,8 @@ fn sigint_saves_a_checkpoint_and_resuming_gives_the_uninterrupted_bytes() {
 fn sigterm_stops_a_shard_which_resumes_from_its_default_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let deals = deals();
-    // Twice as many deals: the shard runs half of them.
-    let deals: String = (deals.parse::<u64>().unwrap() * 2).to_string();
+    // Twice as many deals: the shard runs half of them, on one thread.
+    let deals: String = (deals_one_thread().parse::<u64>().unwrap() * 2).to_string();
     let args = [
         "simulate",
         "--deals",
@@ -138,6 +143,8 @@ fn sigterm_stops_a_shard_which_resumes_from_its_default_checkpoint() {
         "--out",
         "part.json",
         "--quiet",
+        "--threads",
+        "1",
     ];
     let child = spawn(d, &args);
     // Without --checkpoint nothing is saved before the stop: wait until the run is under way.
@@ -365,7 +372,7 @@ fn spawn_ignoring_hangup(dir: &Path, args: &[&str]) -> Child {
 fn sighup_stops_a_run_like_sigterm_even_when_stderr_has_gone() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let deals = deals();
+    let deals = deals_one_thread();
     let args = [
         "simulate",
         "--deals",
@@ -378,6 +385,8 @@ fn sighup_stops_a_run_like_sigterm_even_when_stderr_has_gone() {
         "run.ckpt",
         "--checkpoint-every",
         "0.2",
+        "--threads",
+        "1",
     ];
     let mut child = spawn(d, &args);
     // The terminal has gone: nobody reads stderr any more.
