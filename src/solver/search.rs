@@ -200,17 +200,8 @@ impl<'t> Search<'t> {
     /// suit), which needs no correction since every card is tried.
     fn last_two_tricks(&mut self, target: i32) -> (bool, u64) {
         self.nodes += 1;
-        let mut seat = self.leader + self.trick_len;
-        if seat >= self.players {
-            seat -= self.players;
-        }
-        let hand = self.hands[seat];
-        let follow = hand & self.led;
-        let mut cards = if self.trick_len > 0 && follow != 0 {
-            follow
-        } else {
-            hand
-        };
+        let seat = self.to_play();
+        let mut cards = self.legal(self.hands[seat]);
         let maximising = seat == self.declarer;
         let mut relevant = 0;
         while cards != 0 {
@@ -237,9 +228,7 @@ impl<'t> Search<'t> {
     /// The first of the last two tricks complete: its credit, then the last trick, with the
     /// cards whose ranks decided them.
     fn after_first_of_two(&mut self, target: i32) -> (bool, u64) {
-        let lane = bits::lane_of_bit(self.win_card);
-        let ranked = (self.trick_cards & lane).count_ones() > 1;
-        let winner = u64::from(ranked) << self.win_card;
+        let winner = self.ranked_winner();
         let rest = target - self.credit(self.win_seat);
         if rest <= 0 {
             return (true, winner);
@@ -248,7 +237,7 @@ impl<'t> Search<'t> {
             return (false, winner);
         }
         let (leader, live) = (self.leader, self.live);
-        self.live &= self.hands[..self.players].iter().fold(0, |a, h| a | h);
+        self.live &= self.held();
         self.leader = self.win_seat;
         let (credit, last) = self.last_trick();
         self.leader = leader;
@@ -304,17 +293,9 @@ impl<'t> Search<'t> {
     }
 
     fn card_node(&mut self, target: i32) -> (bool, u64) {
-        let mut seat = self.leader + self.trick_len;
-        if seat >= self.players {
-            seat -= self.players;
-        }
+        let seat = self.to_play();
         let hand = self.hands[seat];
-        let follow = hand & self.led;
-        let legal = if self.trick_len > 0 && follow != 0 {
-            follow
-        } else {
-            hand
-        };
+        let legal = self.legal(hand);
         let candidates = run_bottoms(legal, self.live);
         let (moves, count) = self.order(seat, candidates);
         let maximising = seat == self.declarer;
@@ -347,6 +328,43 @@ impl<'t> Search<'t> {
         (!maximising, relevant)
     }
 
+    /// The seat whose card is next in the trick in progress.
+    #[inline]
+    fn to_play(&self) -> usize {
+        let seat = self.leader + self.trick_len;
+        if seat >= self.players {
+            seat - self.players
+        } else {
+            seat
+        }
+    }
+
+    /// The cards of `hand` (the seat to play's) that it may play: the suit led if it holds any.
+    #[inline]
+    fn legal(&self, hand: u64) -> u64 {
+        let follow = hand & self.led;
+        if self.trick_len > 0 && follow != 0 {
+            follow
+        } else {
+            hand
+        }
+    }
+
+    /// The completed trick's winning card if its rank mattered (it beat a card of its own
+    /// suit), as a relevant card; else nothing.
+    #[inline]
+    fn ranked_winner(&self) -> u64 {
+        let lane = bits::lane_of_bit(self.win_card);
+        let ranked = (self.trick_cards & lane).count_ones() > 1;
+        u64::from(ranked) << self.win_card
+    }
+
+    /// Every card still in a hand.
+    #[inline]
+    fn held(&self) -> u64 {
+        self.hands[..self.players].iter().fold(0, |a, h| a | h)
+    }
+
     /// Plays `card` for `seat`, searches on, and takes the card back.
     pub(super) fn try_card(&mut self, seat: usize, card: u32, target: i32) -> (bool, u64) {
         let saved = (self.led, self.win_card, self.win_seat, self.trick_cards);
@@ -356,11 +374,8 @@ impl<'t> Search<'t> {
         } else {
             let (leader, live) = (self.leader, self.live);
             let credit = self.credit(self.win_seat);
-            // The winner's rank mattered if it beat a card of its own suit.
-            let lane = bits::lane_of_bit(self.win_card);
-            let ranked = (self.trick_cards & lane).count_ones() > 1;
-            let winner = u64::from(ranked) << self.win_card;
-            self.live &= self.hands[..self.players].iter().fold(0, |a, h| a | h);
+            let winner = self.ranked_winner();
+            self.live &= self.held();
             self.leader = self.win_seat;
             self.trick_len = 0;
             let (reached, relevant) = self.node(target - credit);
