@@ -167,22 +167,14 @@ where
 {
     let pool = bot_pool(options.move_time)?;
     let stop = Arc::new(AtomicBool::new(false));
-    // A run told to stop saves its progress; from Python it is not resumed, so it saves into
-    // a folder of its own that is removed however the run ends (nothing is left behind).
-    let scratch = std::env::temp_dir().join(format!(
-        "napsim-python-{}-{:016x}",
-        std::process::id(),
-        napsim::rng::fresh_seed()
-    ));
-    std::fs::create_dir_all(&scratch).map_err(|e| {
-        PyRuntimeError::new_err(format!("cannot create {}: {e}", scratch.display()))
-    })?;
+    // From Python a run is never resumed, so one stopped by Ctrl-C saves nothing (no
+    // checkpoint beside the caller's files, nothing to clean up) and writes no partial output.
     let defaults = Controls::default();
     let controls = Controls {
         threads: options.threads.unwrap_or(defaults.threads),
         stop: Arc::clone(&stop),
-        checkpoint: Some(scratch.join("run.checkpoint")),
         bot_pool: pool,
+        save_interrupted: false,
         ..defaults
     };
     let counted = Arc::new(Counted::default());
@@ -201,9 +193,7 @@ where
         };
         finish(&profile, job, run).map_err(described)
     };
-    let result = run_on_thread(py, options.progress, counted, stop, work);
-    let _ = std::fs::remove_dir_all(&scratch);
-    result
+    run_on_thread(py, options.progress, counted, stop, work)
 }
 
 /// Whether `worker` finishes within `wait` (checked every few milliseconds).

@@ -155,7 +155,12 @@ def test_ctrl_c_stops_a_long_simulation_within_two_seconds():
     import tempfile
 
     here = tempfile.mkdtemp()
-    child = subprocess.Popen([os.sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=here)
+    # Its own temporary directory too, to see that nothing is saved there either.
+    scratch = tempfile.mkdtemp()
+    env = dict(os.environ, TMPDIR=scratch)
+    child = subprocess.Popen(
+        [os.sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=here, env=env
+    )
     try:
         assert child.stdout.readline().strip() == "started"
         time.sleep(1.0)
@@ -170,6 +175,7 @@ def test_ctrl_c_stops_a_long_simulation_within_two_seconds():
     assert child.returncode == 0
     assert took < 2.0, f"stopped {took:.2f} s after Ctrl-C"
     assert os.listdir(here) == [], "nothing left behind"
+    assert os.listdir(scratch) == [], "nothing saved in the temporary directory"
 
 
 def test_simulate_refuses_bad_input_with_value_error():
