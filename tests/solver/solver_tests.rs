@@ -144,7 +144,12 @@ fn raw(hands: &[CardSet]) -> [u64; 7] {
 
 /// A random deal of `players` hands of `size` cards from the full pack.
 fn random_deal(players: usize, size: usize, rng: &mut SimRng) -> Vec<CardSet> {
-    let mut pack: Vec<Card> = CardSet::FULL.into_iter().collect();
+    random_deal_from(CardSet::FULL, players, size, rng)
+}
+
+/// A random deal of `players` hands of `size` cards from `pack`.
+fn random_deal_from(pack: CardSet, players: usize, size: usize, rng: &mut SimRng) -> Vec<CardSet> {
+    let mut pack: Vec<Card> = pack.into_iter().collect();
     let mut hands = vec![CardSet::EMPTY; players];
     for hand in hands.iter_mut() {
         for _ in 0..size {
@@ -704,6 +709,37 @@ fn fresh_deals_and_positions_against_the_naive_search() {
     }
 }
 
+/// The top ranks of every suit, just enough of them for `cards` cards: dealt from so short a
+/// pack, nearly every card has a close rival in another hand, and a seat often holds nothing
+/// but high cards.
+fn short_pack(cards: usize) -> CardSet {
+    let ranks = cards.div_ceil(4) as u8;
+    CardSet::FULL
+        .into_iter()
+        .filter(|c| c.index() % 16 > 14 - ranks)
+        .collect()
+}
+
+/// Positions dealt from the short pack against the naive search, trump contracts and misères
+/// in turn: the bounds meet their corner cases there (a defender holding nothing but high
+/// cards, the high cards of several defenders in one suit) far more often than in deals from
+/// the full pack. A fixed sample and a fresh one.
+#[test]
+fn short_pack_positions_against_the_naive_search() {
+    for seed in [7, fresh_seed()] {
+        let what = format!("short pack, NAPSIM_SOLVER_SEED={seed}");
+        let mut rng = base_rng(seed);
+        for (players, size, count) in [(3, 5, 150), (4, 4, 150), (5, 3, 100), (4, 5, 50)] {
+            let mut solver = Solver::new(players);
+            for i in 0..scaled(count) {
+                let pack = short_pack(players * size);
+                let drawn = random_position_from(pack, players, size, i % 2 == 1, &mut rng);
+                check_position(&mut solver, &solve_position("short", drawn), &what);
+            }
+        }
+    }
+}
+
 /// Writes both stored files from their seeds with the naive minimax (about two minutes):
 /// `cargo test --profile suite --test solver -- --ignored write_solved_files`.
 #[test]
@@ -755,7 +791,18 @@ type Drawn = (Position, [u64; 7], Vec<u32>, usize);
 
 /// Plays `count` random legal cards from the start of a deal, the declarer (seat 0) leading.
 fn random_position(players: usize, size: usize, misere: bool, rng: &mut SimRng) -> Drawn {
-    let mut hands = random_deal(players, size, rng);
+    random_position_from(CardSet::FULL, players, size, misere, rng)
+}
+
+/// [`random_position`] with the hands dealt from `pack`.
+fn random_position_from(
+    pack: CardSet,
+    players: usize,
+    size: usize,
+    misere: bool,
+    rng: &mut SimRng,
+) -> Drawn {
+    let mut hands = random_deal_from(pack, players, size, rng);
     let trump = if misere {
         None
     } else {
