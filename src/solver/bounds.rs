@@ -273,8 +273,9 @@ impl Search<'_> {
         (floor >= target).then(|| bits::suit_tops(theirs & bits::whole_lanes(masters)))
     }
 
-    /// At a trick start of a trump contract, whether the declarer is sure to take fewer than
-    /// `target` tricks because defenders capture its side cards, and if so the cards whose
+    /// At a trick start (not in a misère; at no trump every card is a side card), whether the
+    /// declarer is sure to take fewer than `target` tricks because defenders capture its side
+    /// cards, and if so the cards whose
     /// ranks that compared (see [`Search::side_captures`]).
     fn capped_below(&self, target: i32) -> Option<u64> {
         let mine = self.hands[self.declarer];
@@ -304,10 +305,10 @@ impl Search<'_> {
     /// declarer, still holding the suit, played a card of it and lost. Should the defender
     /// hold nothing but such cards and have to discard one, it holds as many as there are
     /// tricks left, at least the declarer's cards of the suit, and from then on beats every
-    /// one of them. That argument holds for one suit per defender, so each defender is given
-    /// one suit (greedily, the largest capture first); a defender serving two suits could be
-    /// made to discard from one of them. The comparisons kept: the declarer's highest card of
-    /// each suit counted (the defender's cards above it then stay its own).
+    /// one of them. That argument is for a defender holding high cards of one suit, so each
+    /// defender is given one suit (greedily, the largest capture first): one given two could
+    /// have to discard from either. The comparisons kept: the declarer's highest card of each
+    /// suit counted (the defender's cards above it then stay its own).
     fn side_captures(&self, side: u64, above: u64) -> (i32, u64) {
         let lengths = bits::lane_lengths(side);
         // Each defender's captures, four 16-bit lanes packed as the lengths are.
@@ -392,4 +393,19 @@ fn beatable(victims: u64, killers: u64) -> i32 {
         }
     }
     beaten
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_min_takes_the_smaller_of_each_lane() {
+        // Lanes from the lowest: 3, 7, 0, 13 and 5, 2, 4, 13.
+        let a = 3 | 7 << 16 | 13 << 48;
+        let b = 5 | 2 << 16 | 4 << 32 | 13 << 48;
+        assert_eq!(lane_min(a, b), 3 | 2 << 16 | 13 << 48);
+        assert_eq!(lane_min(b, a), lane_min(a, b));
+        assert_eq!(lane_min(0, b), 0);
+    }
 }
