@@ -11,9 +11,10 @@
 //! named-trump leads) and `tests/data/solved_positions.csv` (11,500 seeded positions in
 //! mid-play at 3 to 7 players). Every run checks the fast solver against all of them, and the
 //! naive search itself against the solver on a fresh random sample (its seed printed on a
-//! failure; `NAPSIM_SOLVER_SEED=N` repeats it). `NAPSIM_FULL_MINIMAX=1` recomputes every stored
-//! answer with the naive search as well (about two minutes), and the ignored test
-//! `write_solved_files` rewrites both files from their seeds.
+//! failure; `NAPSIM_SOLVER_SEED=N` repeats it) and on positions dealt from a short pack of
+//! the top ranks, where the bounds' corner cases are common. `NAPSIM_FULL_MINIMAX=1`
+//! recomputes every stored answer with the naive search as well (about two minutes), and the
+//! ignored test `write_solved_files` rewrites both files from their seeds.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -731,8 +732,8 @@ fn short_pack_positions_against_the_naive_search() {
         let mut rng = base_rng(seed);
         for (players, size, count) in [(3, 5, 150), (4, 4, 150), (5, 3, 100), (4, 5, 50)] {
             let mut solver = Solver::new(players);
+            let pack = short_pack(players * size);
             for i in 0..scaled(count) {
-                let pack = short_pack(players * size);
                 let drawn = random_position_from(pack, players, size, i % 2 == 1, &mut rng);
                 check_position(&mut solver, &solve_position("short", drawn), &what);
             }
