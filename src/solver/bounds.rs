@@ -313,16 +313,10 @@ impl Search<'_> {
         let lengths = bits::lane_lengths(side);
         // Each defender's captures, four 16-bit lanes packed as the lengths are.
         let mut captures = [0u64; MAX_PLAYERS];
-        let mut any = false;
         for (seat, slot) in captures.iter_mut().enumerate().take(self.players) {
-            let high = self.hands[seat] & above;
-            if seat != self.declarer && high != 0 {
-                *slot = lane_min(bits::lane_lengths(high), lengths);
-                any = true;
+            if seat != self.declarer {
+                *slot = lane_min(bits::lane_lengths(self.hands[seat] & above), lengths);
             }
-        }
-        if !any {
-            return (0, 0);
         }
         let (mut captured, mut compared) = (0, 0);
         let mut lanes_free = u64::MAX;
