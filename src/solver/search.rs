@@ -38,6 +38,10 @@ use crate::rules::MAX_PLAYERS;
 /// without them), and a misère's bounds pay for themselves at five (solves 50% slower).
 const PLAIN_LAST_TWO_UP_TO: usize = 5;
 
+/// The table sizes whose trump contracts skip the sure-trick bounds in the middle of a trick
+/// ([`Search::bounds_mid_trick`]).
+const MIDDLE_UNBOUNDED: std::ops::RangeInclusive<usize> = 4..=5;
+
 /// The mutable state of one search.
 pub(super) struct Search<'t> {
     pub(super) table: &'t mut Table,
@@ -122,13 +126,27 @@ impl<'t> Search<'t> {
         }
         let settled = if self.misere {
             self.misere_mid_trick(target)
-        } else {
+        } else if self.bounds_mid_trick() {
             self.settled_mid_trick(target)
+        } else {
+            None
         };
         if let Some(settled) = settled {
             return settled;
         }
         self.card_node(target)
+    }
+
+    /// Whether a trump contract's sure-trick bounds are checked at this card of the trick in
+    /// progress. At four and five players not in its middle (from the third card to the one
+    /// before the last): the checks after the lead and before the last card settle what those
+    /// would (PIMC at four players 4% fewer instructions, 7-8% less time; at five 6% fewer
+    /// instructions; at three players the third card is the last, where they pay). At six and
+    /// seven, where the defenders' discards multiply, every card keeps them.
+    #[inline]
+    fn bounds_mid_trick(&self) -> bool {
+        !(MIDDLE_UNBOUNDED.contains(&self.players)
+            && (2..self.players - 1).contains(&self.trick_len))
     }
 
     fn tricks_left(&self) -> i32 {
