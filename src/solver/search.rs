@@ -255,7 +255,7 @@ impl<'t> Search<'t> {
             return (false, winner);
         }
         let (leader, live) = (self.leader, self.live);
-        self.live &= self.held();
+        self.live &= !self.trick_cards;
         self.leader = self.win_seat;
         let (credit, last) = self.last_trick();
         self.leader = leader;
@@ -377,12 +377,6 @@ impl<'t> Search<'t> {
         u64::from(ranked) << self.win_card
     }
 
-    /// Every card still in a hand.
-    #[inline]
-    fn held(&self) -> u64 {
-        self.hands[..self.players].iter().fold(0, |a, h| a | h)
-    }
-
     /// Plays `card` for `seat`, searches on, and takes the card back.
     pub(super) fn try_card(&mut self, seat: usize, card: u32, target: i32) -> (bool, u64) {
         let saved = (self.led, self.win_card, self.win_seat, self.trick_cards);
@@ -393,7 +387,7 @@ impl<'t> Search<'t> {
             let (leader, live) = (self.leader, self.live);
             let credit = self.credit(self.win_seat);
             let winner = self.ranked_winner();
-            self.live &= self.held();
+            self.live &= !self.trick_cards;
             self.leader = self.win_seat;
             self.trick_len = 0;
             let (reached, relevant) = self.node(target - credit);
