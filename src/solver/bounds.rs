@@ -176,6 +176,10 @@ impl Search<'_> {
     /// card of their choice on the trick in progress first), leading there if `on_lead`, and
     /// if so the cards whose ranks the floor compared. The floors are tried from the one that
     /// compares fewest cards, so that table entries above generalise most.
+    ///
+    /// Inlined, with the floors on lead apart: most calls settle or fail on the cheap checks
+    /// first, and a call's setup cost more than they do.
+    #[inline(always)]
     fn floor(
         &self,
         target: i32,
@@ -193,6 +197,13 @@ impl Search<'_> {
         if !on_lead {
             return None;
         }
+        self.lead_floor(target, mine, theirs, discarding)
+    }
+
+    /// [`Search::floor`]'s floors for a declarer on lead, once the floor for any leader has
+    /// failed.
+    #[inline(never)]
+    fn lead_floor(&self, target: i32, mine: u64, theirs: u64, discarding: u64) -> Option<u64> {
         let my_trumps = mine & self.trumps;
         let their_trumps = theirs & self.trumps;
         let masters = bits::masters(mine & !self.trumps, theirs & !self.trumps);
@@ -254,14 +265,17 @@ impl Search<'_> {
 
     /// Whether the declarer, holding `mine`, is sure of `target` tricks from the next trick
     /// start on whoever leads there (`theirs`: the defenders' cards then), and if so the cards
-    /// whose ranks the floor compared.
+    /// whose ranks the floor compared. Inlined: it runs at nearly every node, and mostly fails
+    /// at once.
+    #[inline(always)]
     fn any_leader_floor(&self, target: i32, mine: u64, theirs: u64) -> Option<u64> {
         let my_trumps = mine & self.trumps;
         let their_trumps = theirs & self.trumps;
         // Every card is played before the deal ends, and a declarer trump loses only to a
         // higher defender trump played to the same trick, each of which beats one at most.
-        let sure = my_trumps.count_ones() as i32 - beatable(my_trumps, their_trumps);
-        if sure >= target {
+        // (Too few trumps fall short whatever they lose: the matching is skipped.)
+        let count = my_trumps.count_ones() as i32;
+        if count >= target && count - beatable(my_trumps, their_trumps) >= target {
             return Some(my_trumps);
         }
         if my_trumps == 0 || their_trumps != 0 {
@@ -325,9 +339,13 @@ impl Search<'_> {
         loop {
             let mut best = (0, 0, 0);
             for (seat, &lanes) in captures.iter().enumerate().take(self.players) {
-                let lanes = lanes & lanes_free;
-                for lane in 0..4u32 {
+                // Only the seat's nonzero lanes, from the lowest (most are zero): the same first
+                // largest as a scan of every lane.
+                let mut lanes = lanes & lanes_free;
+                while lanes != 0 {
+                    let lane = lanes.trailing_zeros() / 16;
                     let count = (lanes >> (16 * lane) & bits::LANE) as i32;
+                    lanes &= !bits::lane_mask(lane);
                     if count > best.0 {
                         best = (count, seat, lane);
                     }
@@ -355,8 +373,11 @@ impl Search<'_> {
             let theirs = self.hands[seat] & self.trumps;
             if seat != self.declarer && theirs != 0 {
                 let spent = (spending >> seat & 1) as i32;
-                let sure = theirs.count_ones() as i32 - beatable(theirs, mine) - spent;
-                most = most.max(sure);
+                // The matching only lowers the count: skipped when the count cannot beat `most`.
+                let count = theirs.count_ones() as i32 - spent;
+                if count > most {
+                    most = most.max(count - beatable(theirs, mine));
+                }
             }
         }
         most

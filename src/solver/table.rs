@@ -106,17 +106,6 @@ fn owner_planes_with(hands: &[u64], live: u64, pext: impl Fn(u64, u64) -> u64) -
     planes
 }
 
-/// Parallel bit extract: the bits of `x` at the positions of `mask`, packed.
-#[inline]
-fn pext(x: u64, mask: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU supports BMI2, checked just above.
-        return unsafe { std::arch::x86_64::_pext_u64(x, mask) };
-    }
-    pext_soft(x, mask)
-}
-
 /// Parallel bit deposit: the low bits of `x` spread to the positions of `mask`.
 #[inline]
 fn pdep(x: u64, mask: u64) -> u64 {
@@ -267,6 +256,34 @@ impl Table {
     /// owners of the live cards from the lowest card of `relevant` in each suit up.
     #[inline]
     pub(super) fn store(&mut self, key: &Key, relevant: u64, lower: u8, upper: u8) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // SAFETY: the CPU supports BMI2, checked just above.
+            return unsafe { self.store_bmi2(key, relevant, lower, upper) };
+        }
+        self.store_with(key, relevant, lower, upper, pext_soft);
+    }
+
+    /// [`Table::store`] with the hardware bit extract inlined (a call to it cost more than
+    /// the instruction).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn store_bmi2(&mut self, key: &Key, relevant: u64, lower: u8, upper: u8) {
+        self.store_with(key, relevant, lower, upper, |x, mask| {
+            std::arch::x86_64::_pext_u64(x, mask)
+        });
+    }
+
+    /// [`Table::store`]'s body, with `pext` the bit extract to use.
+    #[inline(always)]
+    fn store_with(
+        &mut self,
+        key: &Key,
+        relevant: u64,
+        lower: u8,
+        upper: u8,
+        pext: impl Fn(u64, u64) -> u64,
+    ) {
         let relevant = if self.generalise { relevant } else { key.live };
         let mask = pext(close_up(relevant, key.live), key.live);
         let planes = key.planes.map(|p| p & mask);
@@ -283,9 +300,7 @@ impl Table {
             at = e.next;
         }
         if self.entries.len() == self.entries.capacity() {
-            self.heads.fill(EMPTY);
-            self.entries.clear();
-            return self.store(key, relevant, lower, upper);
+            return self.store_after_emptying(key, relevant, lower, upper);
         }
         let head = &mut self.heads[slot];
         head.coarse = coarse;
@@ -297,6 +312,16 @@ impl Table {
             upper,
         });
         head.first = (self.entries.len() - 1) as u32;
+    }
+
+    /// The arena is full: empties the table, then stores (rare, and kept out of the hot
+    /// path, whose setup it bloated).
+    #[cold]
+    #[inline(never)]
+    fn store_after_emptying(&mut self, key: &Key, relevant: u64, lower: u8, upper: u8) {
+        self.heads.fill(EMPTY);
+        self.entries.clear();
+        self.store(key, relevant, lower, upper);
     }
 }
 
