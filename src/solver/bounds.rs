@@ -87,7 +87,7 @@ impl Search<'_> {
         };
         // The leader has played to this trick, so its hand counts the tricks after it.
         let later = self.hands[self.leader].count_ones() as i32;
-        if i32::from(can_win) + later - self.defender_floor(spending) < target {
+        if self.defenders_sure_of_more(spending, i32::from(can_win) + later - target) {
             // The defenders' floor compared trumps; the declarer's losing this trick, the
             // winning card with its cards.
             let lost = u64::from(!can_win) << self.win_card;
@@ -159,7 +159,7 @@ impl Search<'_> {
     /// the cards whose ranks they compared.
     pub(super) fn sure_tricks(&self, target: i32, left: i32) -> Option<(bool, u64)> {
         let mine = self.hands[self.declarer];
-        if left - self.defender_floor(0) < target {
+        if self.defenders_sure_of_more(0, left - target) {
             return Some((false, mine & self.trumps));
         }
         if let Some(compared) = self.capped_below(target) {
@@ -360,6 +360,18 @@ impl Search<'_> {
             captures[seat] = 0;
             lanes_free &= !bits::lane_mask(lane);
         }
+    }
+
+    /// Whether the defenders are sure of more than `spare` tricks ([`Search::defender_floor`]),
+    /// seen at once when they hold too few trumps (most calls).
+    #[inline]
+    fn defenders_sure_of_more(&self, spending: u64, spare: i32) -> bool {
+        if spare < 0 {
+            return true;
+        }
+        // Their floor counts one defender's trumps: never more than all of theirs.
+        let theirs = self.live & !self.hands[self.declarer] & self.trumps;
+        theirs.count_ones() as i32 > spare && self.defender_floor(spending) > spare
     }
 
     /// Tricks the defenders are sure of in a trump contract: the trumps of one defender each
