@@ -142,11 +142,13 @@ impl<'t> Search<'t> {
     /// before the last): the checks after the lead and before the last card settle what those
     /// would (PIMC at four players 4% fewer instructions, 7-8% less time; at five 6% fewer
     /// instructions; at three players the third card is the last, where they pay). At six and
-    /// seven, where the defenders' discards multiply, every card keeps them.
+    /// seven, where the defenders' discards multiply, every card keeps them. A query's first
+    /// node always checks them: settling there saves the whole search (1% fewer instructions).
     #[inline]
     fn bounds_mid_trick(&self) -> bool {
-        !(MIDDLE_UNBOUNDED.contains(&self.players)
-            && (2..self.players - 1).contains(&self.trick_len))
+        self.nodes == 1
+            || !(MIDDLE_UNBOUNDED.contains(&self.players)
+                && (2..self.players - 1).contains(&self.trick_len))
     }
 
     fn tricks_left(&self) -> i32 {
