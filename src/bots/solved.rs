@@ -6,10 +6,16 @@ use crate::policy::PlayView;
 use crate::rules::{MAX_PLAYERS, TrumpRule};
 use crate::solver::{Position, Solver};
 
+/// Whether the card the seat to play in `view` plays names trump: an opening lead where the
+/// suit of that lead is trump.
+pub(super) fn lead_names_trump(view: &PlayView) -> bool {
+    let opening = view.tricks_done() == 0 && view.current_trick().is_empty();
+    opening && view.bid().trump() == TrumpRule::FirstLead
+}
+
 /// The trump suit once `card` is played: the suit of the opening lead where that names trump.
 fn trump_after(view: &PlayView, card: Card) -> Option<Suit> {
-    let opening = view.tricks_done() == 0 && view.current_trick().is_empty();
-    if opening && view.bid().trump() == TrumpRule::FirstLead {
+    if lead_names_trump(view) {
         Some(card.suit())
     } else {
         view.trump()
@@ -17,12 +23,13 @@ fn trump_after(view: &PlayView, card: Card) -> Option<Suit> {
 }
 
 /// The position of `view` with `hands` the layout of every hand (the true one, or a sampled
-/// world). Built once per layout; [`play`] then tries each candidate on a copy.
+/// world). Built once per layout; [`play`] then tries each candidate on a copy. The hands
+/// agree with the deal by construction: [`Position::new`]'s checks run in debug builds only.
 pub(super) fn layout(view: &PlayView, hands: &[CardSet; MAX_PLAYERS]) -> Position {
     let players = view.players();
     let trick = view.current_trick();
     let leader = (view.seat() + players - trick.len()) % players;
-    Position::new(
+    Position::new_unchecked(
         &hands[..players],
         view.contract().declarer,
         view.trump(),
@@ -30,19 +37,12 @@ pub(super) fn layout(view: &PlayView, hands: &[CardSet; MAX_PLAYERS]) -> Positio
         leader,
         trick,
     )
-    .expect("a layout consistent with the deal")
 }
 
 /// The position after the seat to play in `view` plays `card` in `layout`, and the declarer's
 /// tricks from a trick it completes. An opening lead that names trump sets it here.
 pub(super) fn play(view: &PlayView, layout: &Position, card: Card) -> (Position, u8) {
     layout.with_trump(trump_after(view, card)).after(card)
-}
-
-/// The layout as the seat to play in `view` is about to play `card`: with the trump that
-/// card's opening lead names, where it names one ([`play`] plays the card too).
-pub(super) fn before(view: &PlayView, layout: &Position, card: Card) -> Position {
-    layout.with_trump(trump_after(view, card))
 }
 
 /// Whether `value` beats `best` so far for a seat that wants more tricks (`more`) or fewer;

@@ -104,10 +104,15 @@ impl Knowledge {
 
     /// Seats to deal to, the most voids first.
     fn set_order(&mut self) {
-        let mut order: Vec<usize> = (0..self.players).filter(|&s| self.missing[s] > 0).collect();
-        order.sort_by_key(|&s| std::cmp::Reverse(self.voids[s].count_ones()));
-        self.order[..order.len()].copy_from_slice(&order);
-        self.order[order.len()..].fill(usize::MAX);
+        // Sorted in place (a stable sort, as the seats' order is part of the draws).
+        let mut len = 0;
+        self.order = [usize::MAX; MAX_PLAYERS];
+        for seat in (0..self.players).filter(|&s| self.missing[s] > 0) {
+            self.order[len] = seat;
+            len += 1;
+        }
+        let voids = self.voids;
+        self.order[..len].sort_by_key(|&s| std::cmp::Reverse(voids[s].count_ones()));
     }
 
     /// One layout of every hand, uniform among those consistent with the knowledge (by

@@ -93,6 +93,41 @@ impl Position {
                 return Err(PositionError::HandSize(have, seat, want));
             }
         }
+        Ok(Position::assemble(
+            hands, declarer, trump, misere, leader, trick,
+        ))
+    }
+
+    /// [`Position::new`] without its checks, for hands and a trick that make a position by
+    /// construction (a layout sampled around one seat's view, or the deal's own); checked in
+    /// debug builds.
+    pub(crate) fn new_unchecked(
+        hands: &[CardSet],
+        declarer: usize,
+        trump: Option<Suit>,
+        misere: bool,
+        leader: usize,
+        trick: &[Card],
+    ) -> Position {
+        let position = Position::assemble(hands, declarer, trump, misere, leader, trick);
+        debug_assert_eq!(
+            Position::new(hands, declarer, trump, misere, leader, trick),
+            Ok(position),
+            "the hands do not make a position"
+        );
+        position
+    }
+
+    /// The position of [`Position::new`]'s arguments, unchecked.
+    fn assemble(
+        hands: &[CardSet],
+        declarer: usize,
+        trump: Option<Suit>,
+        misere: bool,
+        leader: usize,
+        trick: &[Card],
+    ) -> Position {
+        let players = hands.len();
         let mut position = Position {
             players,
             declarer,
@@ -105,7 +140,7 @@ impl Position {
         };
         position.hands[..players].copy_from_slice(hands);
         position.trick[..trick.len()].copy_from_slice(trick);
-        Ok(position)
+        position
     }
 
     /// The position of a deal being played (`state` in its play phase, trump fixed), seen with

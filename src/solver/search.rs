@@ -72,40 +72,50 @@ pub(super) struct Search<'t> {
 }
 
 impl<'t> Search<'t> {
+    /// The state of `position`, its trick in progress replayed. Built in locals and returned
+    /// as one struct expression, so that it is written in place rather than copied out (a
+    /// memcpy per query in PIMC).
     pub(super) fn new(table: &'t mut Table, position: &Position) -> Search<'t> {
         let players = position.players;
-        let mut hands = [0u64; MAX_PLAYERS];
-        for (h, card_set) in hands.iter_mut().zip(&position.hands[..players]) {
-            *h = card_set.bits();
-        }
+        // A position's seats beyond its table hold no cards: all seven copied as they are.
+        let hands = position.hands.map(|h| h.bits());
+        debug_assert!(hands[players..].iter().all(|&h| h == 0));
         let trump = position.trump.map(|s| s as u8);
-        let mut search = Search {
+        let trumps = trump.map_or(0, |t| bits::lane_mask(u32::from(t)));
+        // The trick in progress, as `place` would leave it (its cards are in no hand).
+        let mut live = hands.iter().fold(0, |a, h| a | h);
+        let (mut led, mut trick_cards, mut win_card, mut win_seat) = (0, 0, 0, 0);
+        for (i, card) in position.trick().iter().enumerate() {
+            let seat = (position.leader + i) % players;
+            let index = u32::from(card.index());
+            live |= card.set().bits();
+            trick_cards |= card.set().bits();
+            if i == 0 {
+                led = bits::lane_of_bit(index);
+                (win_card, win_seat) = (index, seat);
+            } else if beats(trumps, index, win_card) {
+                (win_card, win_seat) = (index, seat);
+            }
+        }
+        Search {
             table,
             ctx: KeyContext::new(players, position.declarer, position.misere, trump),
             hands,
             players,
             declarer: position.declarer,
             misere: position.misere,
-            trumps: trump.map_or(0, |t| bits::lane_mask(u32::from(t))),
-            live: hands.iter().fold(0, |a, h| a | h),
+            trumps,
+            live,
             leader: position.leader,
-            trick_len: 0,
-            led: 0,
-            trick_cards: 0,
-            win_card: 0,
-            win_seat: 0,
+            trick_len: position.trick_len,
+            led,
+            trick_cards,
+            win_card,
+            win_seat,
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
-        };
-        // Replay the trick in progress onto the state.
-        for (i, card) in position.trick().iter().enumerate() {
-            let seat = (position.leader + i) % players;
-            search.live |= card.set().bits();
-            search.hands[seat] |= card.set().bits();
-            search.place(seat, u32::from(card.index()));
         }
-        search
     }
 
     /// Whether the declarer's side can take at least `target` more credited tricks.
@@ -290,9 +300,7 @@ impl<'t> Search<'t> {
 
     #[inline]
     fn beats(&self, card: u32, best: u32) -> bool {
-        let same = card >> 4 == best >> 4;
-        let trump = self.trumps >> card & 1 != 0;
-        (same && card > best) || (!same && trump)
+        beats(self.trumps, card, best)
     }
 
     /// Puts `card` (a bit index) from `seat` on the table.
@@ -414,6 +422,14 @@ impl<'t> Search<'t> {
             above | self.trumps
         }
     }
+}
+
+/// Whether `card` beats `best` (bit indices) with `trumps` the trump lane.
+#[inline]
+fn beats(trumps: u64, card: u32, best: u32) -> bool {
+    let same = card >> 4 == best >> 4;
+    let trump = trumps >> card & 1 != 0;
+    (same && card > best) || (!same && trump)
 }
 
 /// The cards sure to give the same result as `card` (a bit index) whose result relied on the
