@@ -223,12 +223,37 @@ impl<'t> Search<'t> {
         (reached, relevant)
     }
 
-    /// The last two tricks by a plain search, from a trick start or a card of the first of
-    /// them: every legal card tried, lowest first, no bounds, no table, no equivalent cards
-    /// skipped. The relevant cards are gathered as [`Search::card_node`] gathers them (a
-    /// settling card's, else every card's, and each trick's winner that beat a card of its
-    /// suit), which needs no correction since every card is tried.
+    /// The last two tricks by a plain search from their trick start: every legal card tried,
+    /// lowest first, no bounds, no table, no equivalent cards skipped (see [`PlainLastTwo`]).
+    /// The relevant cards are gathered as [`Search::card_node`] gathers them (a settling
+    /// card's, else every card's, and each trick's winner that beat a card of its suit), which
+    /// needs no correction since every card is tried. Each card node of the first trick counts
+    /// as a node.
     fn last_two_tricks(&mut self, target: i32) -> (bool, u64) {
+        debug_assert_eq!(self.trick_len, 0);
+        let mut plain = PlainLastTwo {
+            hands: &self.hands,
+            players: self.players,
+            leader: self.leader,
+            second_last: (self.leader + self.players - 2) % self.players,
+            declarer: self.declarer,
+            declarer_hand: self.hands[self.declarer],
+            trumps: self.trumps,
+            live: self.live,
+            target,
+            led: 0,
+            nodes: 0,
+        };
+        let outcome = plain.lead();
+        self.nodes += plain.nodes;
+        outcome
+    }
+
+    /// The plain search of the last two tricks by make/unmake, as it was before
+    /// [`PlainLastTwo`]: the reference its test compares with (answers, relevant cards and node
+    /// counts), from a trick start or a card of the first of the two tricks.
+    #[cfg(test)]
+    fn plain_reference(&mut self, target: i32) -> (bool, u64) {
         self.nodes += 1;
         let seat = self.to_play();
         let mut cards = self.legal(self.hands[seat]);
@@ -240,7 +265,7 @@ impl<'t> Search<'t> {
             let saved = (self.led, self.win_card, self.win_seat, self.trick_cards);
             self.place(seat, card);
             let (reached, below) = if self.trick_len < self.players {
-                self.last_two_tricks(target)
+                self.plain_reference(target)
             } else {
                 self.after_first_of_two(target)
             };
@@ -257,6 +282,7 @@ impl<'t> Search<'t> {
 
     /// The first of the last two tricks complete: its credit, then the last trick, with the
     /// cards whose ranks decided them.
+    #[cfg(test)]
     fn after_first_of_two(&mut self, target: i32) -> (bool, u64) {
         let winner = self.ranked_winner();
         let rest = target - self.credit(self.win_seat);
@@ -424,12 +450,163 @@ impl<'t> Search<'t> {
     }
 }
 
-/// Whether `card` beats `best` (bit indices) with `trumps` the trump lane.
+/// Whether `card` beats `best`, the card winning a trick so far, with the trump lane `trumps`.
 #[inline]
 fn beats(trumps: u64, card: u32, best: u32) -> bool {
     let same = card >> 4 == best >> 4;
     let trump = trumps >> card & 1 != 0;
     (same && card > best) || (!same && trump)
+}
+
+/// The plain search of a trump contract's last two tricks ([`Search::last_two_tricks`]), every
+/// seat holding two cards at the first trick's start. The first trick's cards so far are all
+/// its state, passed by value (nothing to restore); the nodes of its last three seats are
+/// expanded in place (no calls up to four players, one level at five); and both tricks are read
+/// off the cards, with no play: a trick's winner is its highest trump, else its highest card of
+/// the suit led, and the last trick's cards are those the first left.
+struct PlainLastTwo<'h> {
+    /// The hands by seat at the first trick's start, two cards each.
+    hands: &'h [u64; MAX_PLAYERS],
+    players: usize,
+    /// The first trick's leader and the seat before its last.
+    leader: usize,
+    second_last: usize,
+    declarer: usize,
+    declarer_hand: u64,
+    /// The trump lane (empty in no-trump).
+    trumps: u64,
+    /// Every card of the hands.
+    live: u64,
+    /// The credited tricks the declarer needs of the two (1 or 2).
+    target: i32,
+    /// The lane of the card led to the first trick (empty until it is led).
+    led: u64,
+    /// The card nodes visited.
+    nodes: u64,
+}
+
+impl PlainLastTwo<'_> {
+    /// A node of the first trick: `seat`, after the cards `trick`, tries its legal cards lowest
+    /// first, each one's outcome given by `child` (from the cards with it), and stops at the
+    /// first that settles the node.
+    #[inline(always)]
+    fn node(
+        &mut self,
+        seat: usize,
+        trick: u64,
+        mut child: impl FnMut(&mut Self, u64) -> (bool, u64),
+    ) -> (bool, u64) {
+        self.nodes += 1;
+        let maximising = seat == self.declarer;
+        let mut cards = self.legal(seat);
+        let mut relevant = 0;
+        while cards != 0 {
+            let bit = bits::lowest_bit(cards);
+            cards ^= bit;
+            let (reached, below) = child(self, trick | bit);
+            if reached == maximising {
+                return (reached, below);
+            }
+            relevant |= below;
+        }
+        (!maximising, relevant)
+    }
+
+    /// The leader's node: either card may lead.
+    #[inline]
+    fn lead(&mut self) -> (bool, u64) {
+        let next = self.next(self.leader);
+        self.node(self.leader, 0, |this, trick| {
+            this.led = bits::lane_of_bit(trick.trailing_zeros());
+            this.from(next, trick)
+        })
+    }
+
+    /// The node of `seat`, neither the leader nor one of the last three seats of the first
+    /// trick (six or more players), after the cards `trick`.
+    fn follow(&mut self, seat: usize, trick: u64) -> (bool, u64) {
+        let next = self.next(seat);
+        self.node(seat, trick, |this, trick| this.from(next, trick))
+    }
+
+    /// The node of `seat`, not the leader, after the cards `trick`: in place if it is one of
+    /// the first trick's last three seats, else by a call.
+    #[inline(always)]
+    fn from(&mut self, seat: usize, trick: u64) -> (bool, u64) {
+        if seat == self.second_last {
+            self.second_last(seat, trick)
+        } else if self.next(seat) == self.second_last {
+            let next = self.second_last;
+            self.node(seat, trick, |this, trick| this.second_last(next, trick))
+        } else {
+            self.follow(seat, trick)
+        }
+    }
+
+    /// The node of the seat before the first trick's last, `seat`, and the last's below it.
+    #[inline(always)]
+    fn second_last(&mut self, seat: usize, trick: u64) -> (bool, u64) {
+        let last = self.next(seat);
+        self.node(seat, trick, |this, trick| {
+            this.node(last, trick, |this, trick| this.settle(trick))
+        })
+    }
+
+    /// The seat after `seat`.
+    #[inline]
+    fn next(&self, seat: usize) -> usize {
+        if seat + 1 == self.players {
+            0
+        } else {
+            seat + 1
+        }
+    }
+
+    /// The cards `seat` may play to the first trick after its lead.
+    #[inline]
+    fn legal(&self, seat: usize) -> u64 {
+        let hand = self.hands[seat];
+        if hand & self.led != 0 {
+            hand & self.led
+        } else {
+            hand
+        }
+    }
+
+    /// The first trick complete, its cards `trick`: whether the declarer reaches the target,
+    /// with the first trick's winner if it beat a card of its suit and, when the last trick
+    /// decides, that trick's likewise.
+    #[inline]
+    fn settle(&self, trick: u64) -> (bool, u64) {
+        // The cards that could win the first trick: its trumps, else its cards of the suit
+        // led. Its winner beat a card of its suit exactly when it had a rival among them.
+        let trumps = trick & self.trumps;
+        let contenders = if trumps != 0 {
+            trumps
+        } else {
+            trick & self.led
+        };
+        let win = 63 - contenders.leading_zeros();
+        let first = u64::from(contenders & (contenders - 1) != 0) << win;
+        let rest = self.target - (self.declarer_hand >> win & 1) as i32;
+        if rest != 1 {
+            return (rest <= 0, first);
+        }
+        // The last trick: the cards the first left, led by the first's winner.
+        let left = self.live ^ trick;
+        let trumps = left & self.trumps;
+        let contenders = if trumps != 0 {
+            trumps
+        } else {
+            let winner = self.hands.iter().find(|&&hand| hand >> win & 1 != 0);
+            let lead = winner.map_or(0, |&hand| hand ^ 1u64 << win);
+            left & bits::lane_of_bit(lead.trailing_zeros())
+        };
+        let best = 63 - contenders.leading_zeros();
+        let ranked = contenders & (contenders - 1) != 0;
+        let takes = self.declarer_hand >> best & 1 != 0;
+        (takes, first | u64::from(ranked) << best)
+    }
 }
 
 /// The cards sure to give the same result as `card` (a bit index) whose result relied on the
@@ -454,5 +631,58 @@ fn lowest_or_top(cards: u64, lane: u64) -> u64 {
         lane & bits::LANE_TOPS
     } else {
         bits::lowest_bit(cards)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{CardSet, Suit};
+    use crate::rng::base_rng;
+    use rand_core::Rng;
+
+    /// The plain search of the last two tricks gives its reference's answer, relevant cards
+    /// and node count, on random positions at three to five players (few suits among them, so
+    /// that seats follow, ruff and discard), either target.
+    #[test]
+    fn plain_last_two_tricks_match_the_reference() {
+        let mut rng = base_rng(44);
+        let mut table = Table::new(10, true);
+        for _ in 0..20_000 {
+            let players = 3 + (rng.next_u64() % 3) as usize;
+            let lanes = 1 + rng.next_u64() % 15;
+            let pack = (0..4)
+                .filter(|lane| lanes >> lane & 1 != 0)
+                .fold(0, |pack, lane| pack | bits::lane_mask(lane))
+                & bits::CARDS;
+            let mut dealt = 0u64;
+            let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+            for hand in &mut hands[..players] {
+                let mut cards = 0u64;
+                while cards.count_ones() < 2 {
+                    let bit = 1u64 << (rng.next_u64() % 64);
+                    if pack & bit != 0 && dealt & bit == 0 {
+                        cards |= bit;
+                        dealt |= bit;
+                    }
+                }
+                *hand = CardSet::from_bits(cards).unwrap();
+            }
+            let trump = Suit::ALL.get((rng.next_u64() % 5) as usize).copied();
+            let declarer = (rng.next_u64() % players as u64) as usize;
+            let leader = (rng.next_u64() % players as u64) as usize;
+            let position =
+                Position::new(&hands[..players], declarer, trump, false, leader, &[]).unwrap();
+            let mut search = Search::new(&mut table, &position);
+            for target in 1..=2 {
+                search.nodes = 0;
+                let plain = search.last_two_tricks(target);
+                let plain_nodes = search.nodes;
+                search.nodes = 0;
+                let reference = search.plain_reference(target);
+                assert_eq!(plain, reference, "{position:?}, target {target}");
+                assert_eq!(plain_nodes, search.nodes, "{position:?}, target {target}");
+            }
+        }
     }
 }
