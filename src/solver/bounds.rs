@@ -4,8 +4,8 @@
 //! trumps. They are checked at trick starts and at every card of a trick, before the declarer
 //! has played as well as after: the defenders' discards multiply with six of them (seven
 //! players), so settling a trick early is what keeps the slowest deals fast (at four and five
-//! players, where they cost more than they save in the middle of a trick, only after its first
-//! card and before its last, `Search::bounds_mid_trick`). A floor for the
+//! players, where they cost more than they save in most of a trick, only after its first card
+//! and, in the third-last trick, before its last: `Search::bounds_mid_trick`). A floor for the
 //! tricks after the one in progress assumes the worst of what is still to come in it: a
 //! defender that must follow suit plays its lowest card of the suit, one that cannot keeps all
 //! its cards, and the declarer spends the card it can best spare, or wins the trick with a
