@@ -86,7 +86,7 @@ impl<'t> Search<'t> {
         let mut live = hands.iter().fold(0, |a, h| a | h);
         let (mut led, mut trick_cards, mut win_card, mut win_seat) = (0, 0, 0, 0);
         for (i, card) in position.trick().iter().enumerate() {
-            let seat = (position.leader + i) % players;
+            let seat = wrap(position.leader + i, players);
             let index = u32::from(card.index());
             live |= card.set().bits();
             trick_cards |= card.set().bits();
@@ -240,7 +240,7 @@ impl<'t> Search<'t> {
             hands: &self.hands,
             players: self.players,
             leader: self.leader,
-            second_last: (self.leader + self.players - 2) % self.players,
+            second_last: wrap(self.leader + self.players - 2, self.players),
             declarer: self.declarer,
             declarer_hand: self.hands[self.declarer],
             trumps: self.trumps,
@@ -311,8 +311,14 @@ impl<'t> Search<'t> {
     fn last_trick(&self) -> (i32, u64) {
         let mut best = self.hands[self.leader].trailing_zeros();
         let mut winner = self.leader;
-        for offset in 1..self.players {
-            let seat = (self.leader + offset) % self.players;
+        let mut seat = self.leader;
+        for _ in 1..self.players {
+            // The next seat round the table, without a division.
+            seat = if seat + 1 == self.players {
+                0
+            } else {
+                seat + 1
+            };
             let card = self.hands[seat].trailing_zeros();
             if self.beats(card, best) {
                 best = card;
@@ -390,12 +396,7 @@ impl<'t> Search<'t> {
     /// The seat whose card is next in the trick in progress.
     #[inline]
     fn to_play(&self) -> usize {
-        let seat = self.leader + self.trick_len;
-        if seat >= self.players {
-            seat - self.players
-        } else {
-            seat
-        }
+        wrap(self.leader + self.trick_len, self.players)
     }
 
     /// The cards of `hand` (the seat to play's) that it may play: the suit led if it holds any.
@@ -455,6 +456,16 @@ impl<'t> Search<'t> {
         } else {
             above | self.trumps
         }
+    }
+}
+
+/// `seat` (below twice `players`) brought round the table: a compare instead of a division.
+#[inline]
+fn wrap(seat: usize, players: usize) -> usize {
+    if seat >= players {
+        seat - players
+    } else {
+        seat
     }
 }
 
