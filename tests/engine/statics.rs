@@ -5,11 +5,19 @@
 use std::path::Path;
 
 /// (file, name, why): the mutable statics and thread-locals allowed.
-const ALLOWED: &[(&str, &str, &str)] = &[(
-    "solver/mod.rs",
-    "THREAD_SOLVER",
-    "the per-thread solver and its table: speed, never a result",
-)];
+const ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "solver/mod.rs",
+        "THREAD_SOLVER",
+        "the per-thread solver and its table: speed, never a result",
+    ),
+    (
+        "bots/pimc/mod.rs",
+        "STORAGE",
+        "PIMC's per-thread buffers for a decision's worlds, overwritten by each decision: \
+         no allocation per decision, never a result",
+    ),
+];
 
 /// Types that make a static mutable.
 const MUTABLE: &[&str] = &[
@@ -78,7 +86,7 @@ fn no_mutable_static_or_thread_local_beyond_the_listed_process_level_jobs() {
     }
     // The external bots belong to their pool: nothing of theirs is process-wide.
     assert!(
-        found.iter().all(|(f, _)| !f.starts_with("bots/")),
+        found.iter().all(|(f, _)| !f.starts_with("bots/ext/")),
         "{found:?}"
     );
 }
