@@ -190,13 +190,8 @@ impl Position {
     }
     /// The seat to play.
     pub fn to_play(&self) -> usize {
-        // Below twice the seats: a compare instead of a division (asked at every PIMC query).
-        let seat = self.leader + self.trick_len;
-        if seat >= self.players {
-            seat - self.players
-        } else {
-            seat
-        }
+        // A compare instead of a division (asked at every PIMC query).
+        super::search::wrap(self.leader + self.trick_len, self.players)
     }
     /// The cards of the trick in progress, leader first.
     pub fn trick(&self) -> &[Card] {

@@ -314,11 +314,7 @@ impl<'t> Search<'t> {
         let mut seat = self.leader;
         for _ in 1..self.players {
             // The next seat round the table, without a division.
-            seat = if seat + 1 == self.players {
-                0
-            } else {
-                seat + 1
-            };
+            seat = wrap(seat + 1, self.players);
             let card = self.hands[seat].trailing_zeros();
             if self.beats(card, best) {
                 best = card;
@@ -461,7 +457,7 @@ impl<'t> Search<'t> {
 
 /// `seat` (below twice `players`) brought round the table: a compare instead of a division.
 #[inline]
-fn wrap(seat: usize, players: usize) -> usize {
+pub(super) fn wrap(seat: usize, players: usize) -> usize {
     if seat >= players {
         seat - players
     } else {
@@ -574,11 +570,7 @@ impl PlainLastTwo<'_> {
     /// The seat after `seat`.
     #[inline]
     fn next(&self, seat: usize) -> usize {
-        if seat + 1 == self.players {
-            0
-        } else {
-            seat + 1
-        }
+        wrap(seat + 1, self.players)
     }
 
     /// The cards `seat` may play to the first trick after its lead.
