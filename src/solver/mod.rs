@@ -21,6 +21,7 @@ mod order;
 mod position;
 mod search;
 mod table;
+mod two_tricks;
 
 pub use endgame::endgame_can_make;
 pub use position::{Position, PositionError};

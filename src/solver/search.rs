@@ -7,7 +7,9 @@
 //! defender), searches one card of each run of equivalent cards, and at trick starts consults
 //! sure-trick bounds ([`super::bounds`]) and the transposition table ([`super::table`]); the move
 //! ordering and the equivalent cards are in [`super::order`]. The last two tricks of a trump
-//! contract at up to five players are searched plainly ([`Search::last_two_tricks`]).
+//! contract at up to five players are searched plainly ([`Search::last_two_tricks`]); at six
+//! and seven, those the bounds and the table leave open are solved at once
+//! ([`super::two_tricks`]).
 //!
 //! Every result comes with its *relevant* cards: live cards such that the result holds for
 //! every position that agrees on the owners of the live cards from the lowest relevant card
@@ -37,6 +39,12 @@ use crate::rules::MAX_PLAYERS;
 /// multiply and the bounds are what keep those tricks small (three to seven times slower
 /// without them), and a misère's bounds pay for themselves at five (solves 50% slower).
 const PLAIN_LAST_TWO_UP_TO: usize = 5;
+
+/// The smallest table whose last two tricks, when the bounds and the table leave them open, are
+/// solved at once ([`super::two_tricks`]) rather than card by card: at six and seven players a
+/// searched two-trick position cost about 3,600 instructions, solving it at once about 1,900
+/// (seven-player `hand` 15% fewer instructions, 27% less time).
+const TWO_AT_ONCE_FROM: usize = 6;
 
 /// The table sizes whose trump contracts check the sure-trick bounds at only some cards of a
 /// trick ([`Search::bounds_mid_trick`]).
@@ -216,7 +224,11 @@ impl<'t> Search<'t> {
                 key
             }
         };
-        let (reached, relevant) = self.card_node(target);
+        let (reached, relevant) = if left == 2 && self.players >= TWO_AT_ONCE_FROM {
+            self.two_tricks(target)
+        } else {
+            self.card_node(target)
+        };
         if self.aborted {
             return (false, 0);
         }
@@ -258,7 +270,7 @@ impl<'t> Search<'t> {
     /// [`PlainLastTwo`]: the reference its test compares with (answers, relevant cards and node
     /// counts), from a trick start or a card of the first of the two tricks.
     #[cfg(test)]
-    fn plain_reference(&mut self, target: i32) -> (bool, u64) {
+    pub(super) fn plain_reference(&mut self, target: i32) -> (bool, u64) {
         self.nodes += 1;
         let seat = self.to_play();
         let mut cards = self.legal(self.hands[seat]);
