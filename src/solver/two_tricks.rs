@@ -31,30 +31,43 @@ const CHOICE: [u64; 6] = [
     0xFFFF_FFFF_0000_0000,
 ];
 
-/// The cards that win a trick in some profiles, each with the profiles in which it wins having
-/// beaten a card of its own suit (its rank mattered there: a relevant card).
+/// The cards that win a trick in some profiles, each with those profiles.
 #[derive(Default)]
 struct Winners {
     cards: [u8; 16],
-    ranked: [u64; 16],
+    wins: [u64; 16],
     len: usize,
 }
 
 impl Winners {
     #[inline(always)]
-    fn push(&mut self, card: u32, ranked: u64) {
+    fn push(&mut self, card: u32, wins: u64) {
         self.cards[self.len] = card as u8;
-        self.ranked[self.len] = ranked;
+        self.wins[self.len] = wins;
         self.len += 1;
     }
 
-    /// The winning cards whose rank mattered in some profile of `profiles`.
+    /// The winning cards that beat a card of their own suit in some profile of `profiles`
+    /// (their rank mattered there), card `c` of `live` being in the trick in the profiles
+    /// `in_trick(c)`. A winner is the highest card of its suit in the trick, so the cards it
+    /// beat are its suit's lower ones.
     #[inline(always)]
-    fn marks(&self, profiles: u64) -> u64 {
+    fn marks(&self, profiles: u64, live: u64, in_trick: impl Fn(u32) -> u64) -> u64 {
         let mut marks = 0;
         for i in 0..self.len {
-            if self.ranked[i] & profiles != 0 {
-                marks |= 1u64 << self.cards[i];
+            let card = u32::from(self.cards[i]);
+            let wins = self.wins[i] & profiles;
+            if wins == 0 {
+                continue;
+            }
+            let mut lower = live & bits::lane_of_bit(card) & bits::below(card);
+            while lower != 0 {
+                let rival = lower.trailing_zeros();
+                lower &= lower - 1;
+                if wins & in_trick(rival) != 0 {
+                    marks |= 1u64 << card;
+                    break;
+                }
             }
         }
         marks
@@ -65,9 +78,6 @@ impl Winners {
 struct Layout {
     /// The hands in playing order, the leader's first.
     hands: [u64; 7],
-    followers: usize,
-    /// Every profile of the followers' choices.
-    all: u64,
     /// The profile bit of the declarer's choice (none when it leads).
     declarer_bit: Option<usize>,
     declarer_hand: u64,
@@ -86,19 +96,24 @@ impl Search<'_> {
     /// Whether the declarer's side takes `target` (1 or 2) credited tricks of the last two,
     /// from their trick start, and the relevant cards of that answer. One node.
     pub(super) fn two_tricks(&mut self, target: i32) -> (bool, u64) {
+        // One copy per table size, so that the loops over the followers unroll.
+        match self.players {
+            3 => self.two_tricks_of::<2>(target),
+            4 => self.two_tricks_of::<3>(target),
+            5 => self.two_tricks_of::<4>(target),
+            6 => self.two_tricks_of::<5>(target),
+            _ => self.two_tricks_of::<6>(target),
+        }
+    }
+
+    /// [`Search::two_tricks`] with `F` followers.
+    fn two_tricks_of<const F: usize>(&mut self, target: i32) -> (bool, u64) {
         debug_assert_eq!(self.trick_len, 0);
+        debug_assert_eq!(self.players, F + 1);
         debug_assert!((1..=2).contains(&target));
         self.nodes += 1;
-        let n = self.players;
-        let followers = n - 1;
         let mut layout = Layout {
             hands: [0; 7],
-            followers,
-            all: if followers == 6 {
-                u64::MAX
-            } else {
-                (1u64 << (1 << followers)) - 1
-            },
             declarer_bit: None,
             declarer_hand: self.hands[self.declarer],
             trumps: self.trumps,
@@ -108,24 +123,24 @@ impl Search<'_> {
             played: [0; 64],
             partner: [0; 64],
         };
-        for k in 0..n {
-            let seat = wrap(self.leader + k, n);
+        for k in 0..=F {
+            let seat = wrap(self.leader + k, F + 1);
             let hand = self.hands[seat];
             layout.hands[k] = hand;
             let (low, high) = (hand.trailing_zeros(), 63 - hand.leading_zeros());
             layout.partner[low as usize] = high as u8;
             layout.partner[high as usize] = low as u8;
             if seat == self.declarer && k > 0 {
-                layout.declarer_bit = Some(followers - k);
+                layout.declarer_bit = Some(F - k);
             }
         }
         let hand = layout.hands[0];
         let maximising = self.leader == self.declarer;
-        let (reached, marks) = layout.after_lead(hand.trailing_zeros());
+        let (reached, marks) = layout.after_lead::<F>(hand.trailing_zeros());
         if reached == maximising {
             return (reached, marks);
         }
-        let (reached, more) = layout.after_lead(63 - hand.leading_zeros());
+        let (reached, more) = layout.after_lead::<F>(63 - hand.leading_zeros());
         if reached == maximising {
             return (reached, more);
         }
@@ -136,9 +151,9 @@ impl Search<'_> {
 impl Layout {
     /// The two tricks after the leader leads `lead` (a bit index): the answer and the
     /// relevant cards of the plain search from there.
-    fn after_lead(&mut self, lead: u32) -> (bool, u64) {
-        let all = self.all;
-        let followers = self.followers;
+    fn after_lead<const F: usize>(&mut self, lead: u32) -> (bool, u64) {
+        let all = every_profile(F);
+        let followers = F;
         let led = bits::lane_of_bit(lead);
         self.played[lead as usize] = all;
         self.played[self.partner[lead as usize] as usize] = 0;
@@ -165,9 +180,7 @@ impl Layout {
         let mut last_led = [0u64; 4];
         let mut taken = 0u64;
         for lane in [self.trumps, led & !self.trumps] {
-            let cards = self.live & lane;
-            let rivals = two_or_more(cards, |c| played[c as usize]);
-            let mut rest = cards;
+            let mut rest = self.live & lane;
             while rest != 0 && taken != all {
                 let card = 63 - rest.leading_zeros();
                 rest ^= 1u64 << card;
@@ -179,7 +192,7 @@ impl Layout {
                         declarer_first |= wins;
                     }
                     last_led[usize::from(self.partner[card as usize] >> 4)] |= wins;
-                    first.push(card, wins & rivals);
+                    first.push(card, wins);
                 }
             }
         }
@@ -190,7 +203,6 @@ impl Layout {
         let mut last = Winners::default();
         let mut declarer_last = 0u64;
         let mut pass = |cards: u64, region: u64| {
-            let rivals = two_or_more(cards, kept) & region;
             let mut settled = !region;
             let mut rest = cards;
             while rest != 0 && settled != u64::MAX {
@@ -203,7 +215,7 @@ impl Layout {
                     if mine >> card & 1 != 0 {
                         declarer_last |= wins;
                     }
-                    last.push(card, wins & rivals);
+                    last.push(card, wins);
                 }
             }
             !settled
@@ -266,25 +278,19 @@ impl Layout {
         } else {
             credit_first
         };
-        let marks = first.marks(proof) | last.marks(proof & deciding);
+        let marks = first.marks(proof, self.live, |c| played[c as usize])
+            | last.marks(proof & deciding, self.live, kept);
         (value & 1 != 0, marks)
     }
 }
 
-/// The profiles in which at least two of `cards` are played, card `c` in the profiles
-/// `profiles(c)`.
-#[inline(always)]
-fn two_or_more(cards: u64, profiles: impl Fn(u32) -> u64) -> u64 {
-    let (mut once, mut twice) = (0u64, 0u64);
-    let mut rest = cards;
-    while rest != 0 {
-        let card = rest.trailing_zeros();
-        rest &= rest - 1;
-        let here = profiles(card);
-        twice |= once & here;
-        once |= here;
+/// Every profile of `followers` followers' choices.
+const fn every_profile(followers: usize) -> u64 {
+    if followers == 6 {
+        u64::MAX
+    } else {
+        (1u64 << (1 << followers)) - 1
     }
-    twice
 }
 
 #[cfg(test)]
