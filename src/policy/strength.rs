@@ -77,10 +77,29 @@ fn card_value(card: Card, trump: Suit) -> u32 {
 }
 
 /// The trick-taking strength of a hand and the trump suit that gives it (see the module docs).
+///
+/// Counted by suit rather than card by card (the threshold bidder scores every hand of every
+/// world a hint or `hand --after` deals): with the side-card points of the whole hand `side`,
+/// taking suit `t` as trump scores `side` plus 2 per card of `t` and, for its honours, the
+/// trump value less the side value (ace 6 - 3, king 5 - 1, queen 4, jack 3, less the 2 each
+/// trump already counts).
 pub fn strength(hand: CardSet) -> (u32, Option<Suit>) {
+    let bits = hand.bits();
+    let side = 3 * (bits & rank_lanes(Rank::Ace)).count_ones()
+        + (bits & rank_lanes(Rank::King)).count_ones();
     let mut best = (0, None);
-    for trump in hand.suits() {
-        let score: u32 = hand.into_iter().map(|card| card_value(card, trump)).sum();
+    for trump in Suit::ALL {
+        let lane = (bits >> (16 * trump.index())) as u16;
+        if lane == 0 {
+            continue;
+        }
+        let honour = |rank: Rank| u32::from(lane >> rank as u32) & 1;
+        let score = side
+            + 2 * lane.count_ones()
+            + honour(Rank::Ace)
+            + 2 * honour(Rank::King)
+            + 2 * honour(Rank::Queen)
+            + honour(Rank::Jack);
         if score > best.0 || best.1.is_none() {
             best = (score, Some(trump));
         }
@@ -88,14 +107,61 @@ pub fn strength(hand: CardSet) -> (u32, Option<Suit>) {
     best
 }
 
+/// The bit of `rank` in every lane.
+const fn rank_lanes(rank: Rank) -> u64 {
+    0x0001_0001_0001_0001 << rank as u32
+}
+
+/// The bits of the ranks `low..=high` in every lane.
+const fn ranks_lanes(low: Rank, high: Rank) -> u64 {
+    let one_lane = (1u64 << (high as u32 + 1)) - (1u64 << low as u32);
+    one_lane * 0x0001_0001_0001_0001
+}
+
 /// The misère strength of a hand: how low its cards are (see the module docs).
 pub fn misere_strength(hand: CardSet) -> u32 {
-    hand.into_iter()
-        .map(|c| match c.rank().value() {
-            2..=5 => 3,
-            6..=8 => 2,
-            9 | 10 => 1,
-            _ => 0,
-        })
-        .sum()
+    let bits = hand.bits();
+    3 * (bits & ranks_lanes(Rank::Two, Rank::Five)).count_ones()
+        + 2 * (bits & ranks_lanes(Rank::Six, Rank::Eight)).count_ones()
+        + (bits & ranks_lanes(Rank::Nine, Rank::Ten)).count_ones()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scores by suit are the module docs' card-by-card sums, on random hands of one to
+    /// ten cards.
+    #[test]
+    fn the_scores_are_the_card_by_card_sums() {
+        let mut rng = crate::rng::base_rng(9);
+        for _ in 0..20_000 {
+            let size = 1 + crate::rng::below(&mut rng, 10);
+            let mut hand = CardSet::EMPTY;
+            while u64::from(hand.count()) < size {
+                let index = crate::rng::below(&mut rng, 64) as u8;
+                if let Some(card) = Card::try_from_index(index) {
+                    hand.insert(card);
+                }
+            }
+            let mut best = (0, None);
+            for trump in hand.suits() {
+                let score: u32 = hand.into_iter().map(|card| card_value(card, trump)).sum();
+                if score > best.0 || best.1.is_none() {
+                    best = (score, Some(trump));
+                }
+            }
+            assert_eq!(strength(hand), best, "{hand:?}");
+            let misere: u32 = hand
+                .into_iter()
+                .map(|c| match c.rank().value() {
+                    2..=5 => 3,
+                    6..=8 => 2,
+                    9 | 10 => 1,
+                    _ => 0,
+                })
+                .sum();
+            assert_eq!(misere_strength(hand), misere, "{hand:?}");
+        }
+    }
 }
