@@ -15,8 +15,9 @@
 //! (`Search::plain_reference`, which the tests compare with): the relevant cards are the
 //! marks of that search's proof (each trick's winner that beat a card of its suit), which the
 //! same masks give once the proof's profiles are known. At six and seven players it replaces
-//! the bounds, the table and the card-by-card search, whose costs there grow with the
-//! defenders' discards; its own is fixed.
+//! the card-by-card search of a trump contract's last two tricks where the bounds and the table
+//! leave them open (`TWO_AT_ONCE_FROM` in `search.rs`): that search's cost grows with the
+//! defenders' discards, this one's is fixed.
 
 use super::search::{Search, wrap};
 use crate::cards::bits;
@@ -82,7 +83,6 @@ struct Layout {
     declarer_bit: Option<usize>,
     declarer_hand: u64,
     trumps: u64,
-    misere: bool,
     /// Every card of the hands.
     live: u64,
     target: i32,
@@ -93,8 +93,9 @@ struct Layout {
 }
 
 impl Search<'_> {
-    /// Whether the declarer's side takes `target` (1 or 2) credited tricks of the last two,
-    /// from their trick start, and the relevant cards of that answer. One node.
+    /// Whether the declarer takes `target` (1 or 2) of the last two tricks of a trump contract
+    /// (or one at no trump), from their trick start, and the relevant cards of that answer. One
+    /// node.
     pub(super) fn two_tricks(&mut self, target: i32) -> (bool, u64) {
         // One copy per table size, so that the loops over the followers unroll.
         match self.players {
@@ -109,6 +110,7 @@ impl Search<'_> {
     /// [`Search::two_tricks`] with `F` followers.
     fn two_tricks_of<const F: usize>(&mut self, target: i32) -> (bool, u64) {
         debug_assert_eq!(self.trick_len, 0);
+        debug_assert!(!self.misere);
         debug_assert_eq!(self.players, F + 1);
         debug_assert!((1..=2).contains(&target));
         self.nodes += 1;
@@ -117,7 +119,6 @@ impl Search<'_> {
             declarer_bit: None,
             declarer_hand: self.hands[self.declarer],
             trumps: self.trumps,
-            misere: self.misere,
             live: self.live,
             target,
             played: [0; 64],
@@ -233,16 +234,10 @@ impl Layout {
             }
         }
 
-        // Credited tricks: the declarer's in a trump contract, the defenders' in a misère.
-        let (credit_first, credit_last) = if self.misere {
-            (all & !declarer_first, all & !declarer_last)
-        } else {
-            (declarer_first, declarer_last)
-        };
         let reached = if self.target == 1 {
-            credit_first | credit_last
+            declarer_first | declarer_last
         } else {
-            credit_first & credit_last
+            declarer_first & declarer_last
         };
 
         // The followers from the last up: the declarer takes the better of its two choices,
@@ -274,9 +269,9 @@ impl Layout {
         }
         // The last trick was played only where the first left it to decide.
         let deciding = if self.target == 1 {
-            !credit_first
+            !declarer_first
         } else {
-            credit_first
+            declarer_first
         };
         let marks = first.marks(proof, self.live, |c| played[c as usize])
             | last.marks(proof & deciding, self.live, kept);
@@ -304,8 +299,8 @@ mod tests {
     use rand_core::Rng;
 
     /// The two tricks solved at once give the plain search's answer and relevant cards, on
-    /// random positions at three to seven players, trump contracts and misères (few suits
-    /// among the cards, so that seats follow, ruff and discard), either target.
+    /// random positions at three to seven players, any trump or none (few suits among the
+    /// cards, so that seats follow, ruff and discard), either target.
     #[test]
     fn two_tricks_match_the_plain_search() {
         let mut rng = base_rng(45);
@@ -333,12 +328,11 @@ mod tests {
                 }
                 *hand = CardSet::from_bits(cards).unwrap();
             }
-            let misere = rng.next_u64().is_multiple_of(3);
             let trump = Suit::ALL.get((rng.next_u64() % 5) as usize).copied();
             let declarer = (rng.next_u64() % players as u64) as usize;
             let leader = (rng.next_u64() % players as u64) as usize;
             let position =
-                Position::new(&hands[..players], declarer, trump, misere, leader, &[]).unwrap();
+                Position::new(&hands[..players], declarer, trump, false, leader, &[]).unwrap();
             let mut search = Search::new(&mut table, &position);
             for target in 1..=2 {
                 let at_once = search.two_tricks(target);
