@@ -660,44 +660,57 @@ fn lowest_or_top(cards: u64, lane: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::cards::{CardSet, Suit};
     use crate::rng::base_rng;
     use rand_core::Rng;
 
+    /// A random trump-contract position at a trick start two tricks from the end, at `players`
+    /// seats: few suits among the cards (so that seats follow, ruff and discard), any trump or
+    /// none, any declarer and leader. None when the suits drawn hold too few cards.
+    pub(in crate::solver) fn two_trick_position(
+        rng: &mut crate::rng::SimRng,
+        players: usize,
+    ) -> Option<Position> {
+        let lanes = 1 + rng.next_u64() % 15;
+        let pack = (0..4)
+            .filter(|lane| lanes >> lane & 1 != 0)
+            .fold(0, |pack, lane| pack | bits::lane_mask(lane))
+            & bits::CARDS;
+        if (pack.count_ones() as usize) < 2 * players {
+            return None;
+        }
+        let mut dealt = 0u64;
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        for hand in &mut hands[..players] {
+            let mut cards = 0u64;
+            while cards.count_ones() < 2 {
+                let bit = 1u64 << (rng.next_u64() % 64);
+                if pack & bit != 0 && dealt & bit == 0 {
+                    cards |= bit;
+                    dealt |= bit;
+                }
+            }
+            *hand = CardSet::from_bits(cards).unwrap();
+        }
+        let trump = Suit::ALL.get((rng.next_u64() % 5) as usize).copied();
+        let declarer = (rng.next_u64() % players as u64) as usize;
+        let leader = (rng.next_u64() % players as u64) as usize;
+        Some(Position::new(&hands[..players], declarer, trump, false, leader, &[]).unwrap())
+    }
+
     /// The plain search of the last two tricks gives its reference's answer, relevant cards
-    /// and node count, on random positions at three to five players (few suits among them, so
-    /// that seats follow, ruff and discard), either target.
+    /// and node count, on random positions at three to five players, either target.
     #[test]
     fn plain_last_two_tricks_match_the_reference() {
         let mut rng = base_rng(44);
         let mut table = Table::new(10, true);
         for _ in 0..20_000 {
             let players = 3 + (rng.next_u64() % 3) as usize;
-            let lanes = 1 + rng.next_u64() % 15;
-            let pack = (0..4)
-                .filter(|lane| lanes >> lane & 1 != 0)
-                .fold(0, |pack, lane| pack | bits::lane_mask(lane))
-                & bits::CARDS;
-            let mut dealt = 0u64;
-            let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-            for hand in &mut hands[..players] {
-                let mut cards = 0u64;
-                while cards.count_ones() < 2 {
-                    let bit = 1u64 << (rng.next_u64() % 64);
-                    if pack & bit != 0 && dealt & bit == 0 {
-                        cards |= bit;
-                        dealt |= bit;
-                    }
-                }
-                *hand = CardSet::from_bits(cards).unwrap();
-            }
-            let trump = Suit::ALL.get((rng.next_u64() % 5) as usize).copied();
-            let declarer = (rng.next_u64() % players as u64) as usize;
-            let leader = (rng.next_u64() % players as u64) as usize;
-            let position =
-                Position::new(&hands[..players], declarer, trump, false, leader, &[]).unwrap();
+            let Some(position) = two_trick_position(&mut rng, players) else {
+                continue;
+            };
             let mut search = Search::new(&mut table, &position);
             for target in 1..=2 {
                 search.nodes = 0;
