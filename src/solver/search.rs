@@ -43,7 +43,7 @@ const PLAIN_LAST_TWO_UP_TO: usize = 5;
 /// The smallest table whose last two tricks of a trump contract, when the bounds and the table
 /// leave them open, are solved at once ([`super::two_tricks`]) rather than card by card: at six
 /// and seven players a searched two-trick position cost about 3,600 instructions, solving it at
-/// once about 1,350 (a close seven-player `hand` 17% fewer instructions, 27% less time). Not in
+/// once about 1,350 (a close seven-player `hand` 15% fewer instructions, 26% less time). Not in
 /// a misère, whose search there leans on the table: solved at once, a seven-player misère hand
 /// took 35% more instructions (its table found fewer entries).
 const TWO_AT_ONCE_FROM: usize = 6;
@@ -666,7 +666,7 @@ pub(super) mod tests {
     use crate::rng::base_rng;
     use rand_core::Rng;
 
-    /// A random trump-contract position at a trick start two tricks from the end, at `players`
+    /// A random position (no misère) at a trick start two tricks from the end, at `players`
     /// seats: few suits among the cards (so that seats follow, ruff and discard), any trump or
     /// none, any declarer and leader. None when the suits drawn hold too few cards.
     pub(in crate::solver) fn two_trick_position(

@@ -93,9 +93,9 @@ struct Layout {
 }
 
 impl Search<'_> {
-    /// Whether the declarer takes `target` (1 or 2) of the last two tricks of a trump contract
-    /// (or one at no trump), from their trick start, and the relevant cards of that answer. One
-    /// node.
+    /// Whether the declarer takes `target` (1 or 2) of the last two tricks, from their trick
+    /// start, and the relevant cards of that answer; any contract but a misère (with a trump
+    /// suit or none). One node.
     pub(super) fn two_tricks(&mut self, target: i32) -> (bool, u64) {
         // One copy per table size, so that the loops over the followers unroll.
         match self.players {
@@ -154,18 +154,17 @@ impl Layout {
     /// relevant cards of the plain search from there.
     fn after_lead<const F: usize>(&mut self, lead: u32) -> (bool, u64) {
         let all = every_profile(F);
-        let followers = F;
         let led = bits::lane_of_bit(lead);
         self.played[lead as usize] = all;
         self.played[self.partner[lead as usize] as usize] = 0;
-        for k in 1..=followers {
+        for k in 1..=F {
             let hand = self.hands[k];
             let follow = hand & led;
             if follow != 0 && follow != hand {
                 self.played[follow.trailing_zeros() as usize] = all;
                 self.played[(hand ^ follow).trailing_zeros() as usize] = 0;
             } else {
-                let higher = CHOICE[followers - k] & all;
+                let higher = CHOICE[F - k] & all;
                 self.played[hand.trailing_zeros() as usize] = all & !higher;
                 self.played[63 - hand.leading_zeros() as usize] = higher;
             }
@@ -245,7 +244,7 @@ impl Layout {
         let declarer_bit = self.declarer_bit.unwrap_or(usize::MAX);
         let mut values = [0u64; 7];
         let mut value = reached;
-        for (j, slot) in values.iter_mut().enumerate().take(followers) {
+        for (j, slot) in values.iter_mut().enumerate().take(F) {
             *slot = value;
             value = if j == declarer_bit {
                 value | value >> (1 << j)
@@ -253,12 +252,14 @@ impl Layout {
                 value & value >> (1 << j)
             };
         }
-        values[followers] = value;
+        values[F] = value;
 
         // The proof of the plain search: at a node that settles, its first child that does;
-        // else every child. Its profiles are where the marks are read.
+        // else every child. Its profiles are where the marks are read. From the first follower
+        // down, a node of the proof goes on to its lower card's child where `lower` is set and
+        // to its higher card's (`j` bits on) where `higher` is.
         let mut proof = 1u64;
-        for j in (0..followers).rev() {
+        for j in (0..F).rev() {
             let (node, child) = (values[j + 1], values[j]);
             let (lower, higher) = if j == declarer_bit {
                 (!node | child, !node | !child)
