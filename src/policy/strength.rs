@@ -48,7 +48,8 @@ pub fn best_five(cards: CardSet) -> CardSet {
 /// that leave at least one card outside trumps (a one-suit hand must name another suit: then
 /// the first such suit in the order clubs, diamonds, hearts, spades).
 pub fn named_trump(hand: CardSet) -> Suit {
-    let score = |trump: Suit| -> u32 { hand.into_iter().map(|c| card_value(c, trump)).sum() };
+    let side = side_points(hand.bits());
+    let score = |trump: Suit| trump_score(hand.bits(), side, trump);
     Suit::ALL
         .into_iter()
         .filter(|&s| (hand - CardSet::suit_mask(s)).any())
@@ -85,26 +86,32 @@ fn card_value(card: Card, trump: Suit) -> u32 {
 /// trump already counts).
 pub fn strength(hand: CardSet) -> (u32, Option<Suit>) {
     let bits = hand.bits();
-    let side = 3 * (bits & rank_lanes(Rank::Ace)).count_ones()
-        + (bits & rank_lanes(Rank::King)).count_ones();
+    let side = side_points(bits);
     let mut best = (0, None);
-    for trump in Suit::ALL {
-        let lane = (bits >> (16 * trump.index())) as u16;
-        if lane == 0 {
-            continue;
-        }
-        let honour = |rank: Rank| u32::from(lane >> rank as u32) & 1;
-        let score = side
-            + 2 * lane.count_ones()
-            + honour(Rank::Ace)
-            + 2 * honour(Rank::King)
-            + 2 * honour(Rank::Queen)
-            + honour(Rank::Jack);
+    for trump in hand.suits() {
+        let score = trump_score(bits, side, trump);
         if score > best.0 || best.1.is_none() {
             best = (score, Some(trump));
         }
     }
     best
+}
+
+/// The side-card points of the cards `bits` as if none were trumps: 3 an ace, 1 a king.
+fn side_points(bits: u64) -> u32 {
+    3 * (bits & rank_lanes(Rank::Ace)).count_ones() + (bits & rank_lanes(Rank::King)).count_ones()
+}
+
+/// The [`strength`] score of the cards `bits` (whose [`side_points`] are `side`) with `trump`
+/// as trumps.
+fn trump_score(bits: u64, side: u32, trump: Suit) -> u32 {
+    let lane = (bits >> (16 * trump.index())) as u16;
+    let honour = |rank: Rank| u32::from(lane >> rank as u32) & 1;
+    side + 2 * lane.count_ones()
+        + honour(Rank::Ace)
+        + 2 * honour(Rank::King)
+        + 2 * honour(Rank::Queen)
+        + honour(Rank::Jack)
 }
 
 /// The bit of `rank` in every lane.
